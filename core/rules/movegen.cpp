@@ -287,6 +287,42 @@ int generate_impl(const Position& pos, MoveList& list, CapturePath* paths) noexc
     return generate_non_captures<Side>(pos, list);
 }
 
+// Number of legal moves without building the list. The common case at perft leaves, captures
+// by men only where no man can go on after its first jump, is counted with bitboards alone; the
+// rest goes through the full capture search (majority rule, duplicates).
+template <Color Side>
+int count_moves_impl(const Position& pos) noexcept {
+    const Bitboard kings = pos.kings(Side);
+    if (kings == 0) {
+        const Bitboard empty = pos.empty();
+        const Bitboard opp = pos.pieces(opposite(Side));
+        const Bitboard men = pos.men(Side);
+        const Bitboard l6 = shift<6>(shift<6>(men) & opp) & empty;
+        const Bitboard l5 = shift<5>(shift<5>(men) & opp) & empty;
+        const Bitboard lm5 = shift<-5>(shift<-5>(men) & opp) & empty;
+        const Bitboard lm6 = shift<-6>(shift<-6>(men) & opp) & empty;
+        const Bitboard landings = l6 | l5 | lm5 | lm6;
+        if (landings == 0) return count_non_captures<Side>(pos);
+        // A man that landed after jumping along D can go on only in the three other directions
+        // (going back along -D would meet the piece it just took); behind a second victim it
+        // needs an empty square, which cannot be its own start square in those directions.
+        auto onward = [&]<int D>(Bitboard landed) {
+            return shift<D>(shift<D>(landed) & opp) & empty;
+        };
+        const Bitboard second =
+            (onward.template operator()<6>(l6 | l5 | lm5) | onward.template operator()<5>(l6 | l5 | lm6) |
+             onward.template operator()<-5>(l6 | lm5 | lm6) | onward.template operator()<-6>(l5 | lm5 | lm6));
+        if (second == 0) return popcount(l6) + popcount(l5) + popcount(lm5) + popcount(lm6);
+        MoveList list;
+        return generate_captures_impl<Side, false>(pos, list, nullptr);
+    }
+    if (has_capture_impl<Side>(pos)) {
+        MoveList list;
+        return generate_captures_impl<Side, false>(pos, list, nullptr);
+    }
+    return count_non_captures<Side>(pos);
+}
+
 }  // namespace
 
 bool has_capture(const Position& pos, Color side) noexcept {
@@ -313,18 +349,7 @@ int generate_captures(const Position& pos, Color side, MoveList& list) noexcept 
 }
 
 int count_moves(const Position& pos, Color side) noexcept {
-    if (side == Color::Black) {
-        if (has_capture_impl<Color::Black>(pos)) {
-            MoveList list;
-            return generate_captures_impl<Color::Black, false>(pos, list, nullptr);
-        }
-        return count_non_captures<Color::Black>(pos);
-    }
-    if (has_capture_impl<Color::White>(pos)) {
-        MoveList list;
-        return generate_captures_impl<Color::White, false>(pos, list, nullptr);
-    }
-    return count_non_captures<Color::White>(pos);
+    return side == Color::Black ? count_moves_impl<Color::Black>(pos) : count_moves_impl<Color::White>(pos);
 }
 
 int successor_positions(const Position& pos, Color side, Position* out, int capacity) noexcept {
