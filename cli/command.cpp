@@ -1,0 +1,33 @@
+#include "cli/command.hpp"
+
+#include <charconv>
+
+namespace egdb::cli {
+
+UsageError line_error(std::size_t line_number, std::string_view token, std::string_view message) {
+    std::string text = "line " + std::to_string(line_number) + ": " + std::string(message);
+    if (!token.empty()) text += " (token \"" + std::string(token) + "\")";
+    return UsageError(text);
+}
+
+bool wants_help(Args args) {
+    for (std::string_view a : args) {
+        if (a == "--help" || a == "-h") return true;
+    }
+    return false;
+}
+
+std::int64_t parse_integer(std::string_view token, std::string_view what, std::int64_t min, std::int64_t max) {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (ec != std::errc{} || end != token.data() + token.size() || token.empty()) {
+        throw UsageError(std::string(what) + " must be an integer, got \"" + std::string(token) + "\"");
+    }
+    if (value < min || value > max) {
+        throw UsageError(std::string(what) + " must be in " + std::to_string(min) + ".." + std::to_string(max) +
+                         ", got \"" + std::string(token) + "\"");
+    }
+    return value;
+}
+
+}  // namespace egdb::cli

@@ -1,0 +1,120 @@
+// The `egdb` program's contract: output formats, exit codes, and rejection of bad input with a
+// message naming the line and token and nothing written to stdout.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "tests/shared_dir.hpp"
+
+namespace egdb {
+namespace {
+
+struct RunResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs the CLI with `args`, feeding `input` on stdin.
+RunResult run_cli(const std::string& args, const std::string& input = "") {
+    const auto dir = std::filesystem::temp_directory_path() / ("egdb_cli_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto in_file = dir / "in.txt", out_file = dir / "out.txt", err_file = dir / "err.txt";
+    std::ofstream(in_file) << input;
+    const std::string cmd = "'" + test::cli_path().string() + "' " + args + " < '" + in_file.string() + "' > '" +
+                            out_file.string() + "' 2> '" + err_file.string() + "'";
+    const int status = std::system(cmd.c_str());
+    RunResult r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    auto slurp = [](const std::filesystem::path& p) {
+        std::ifstream f(p);
+        return std::string(std::istreambuf_iterator<char>(f), {});
+    };
+    r.out = slurp(out_file);
+    r.err = slurp(err_file);
+    std::filesystem::remove_all(dir);
+    return r;
+}
+
+TEST(Cli, PerftPrintsOneLinePerDepth) {
+    const RunResult r = run_cli("perft 3");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::vector<std::string> nodes;
+    while (std::getline(lines, line)) {
+        std::istringstream f(line);
+        int depth;
+        std::string n;
+        double seconds;
+        ASSERT_TRUE(f >> depth >> n >> seconds) << line;
+        nodes.push_back(n);
+    }
+    EXPECT_EQ(nodes, (std::vector<std::string>{"9", "81", "658"}));
+}
+
+TEST(Cli, PerftRejectsBadFenAndDepth) {
+    RunResult r = run_cli("perft --fen 'W:W31-51:B1-20' 2");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("51"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+    r = run_cli("perft x");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("\"x\""), std::string::npos) << r.err;
+}
+
+TEST(Cli, MovesListsPdnAndFenAfter) {
+    const RunResult r = run_cli("moves 'W:W28:B23'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "28x19 B:W19:B\n");
+}
+
+TEST(Cli, IndexAndPositionAreInverse) {
+    const RunResult idx = run_cli("index", "B:W27,28,K50:B3,K7,12\nB:WK50:BK23\n\nB:W46,47,48,49:B41,42,43,44\n");
+    ASSERT_EQ(idx.exit_code, 0) << idx.err;
+    EXPECT_EQ(idx.out, "2 1 2 1 134409509\n0 1 0 1 1126\n4 0 4 0 6547433185\n");
+    const RunResult pos = run_cli("position", idx.out);
+    ASSERT_EQ(pos.exit_code, 0) << pos.err;
+    EXPECT_EQ(pos.out, "W:W27,28,K50:B3,K7,12\nW:WK50:BK23\nW:W46-49:B41-44\n");
+}
+
+TEST(Cli, IndexRejectsBadLineWithoutWritingAnything) {
+    const RunResult r = run_cli("index", "W:W31,32:B1,2\nW:W31,32:B1,2,0\n");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
+    const RunResult too_many = run_cli("index", "W:W31-50:B1-20\n");
+    EXPECT_EQ(too_many.exit_code, 2);
+    EXPECT_NE(too_many.err.find("line 1"), std::string::npos) << too_many.err;
+}
+
+TEST(Cli, PositionRejectsOutOfRangeIndex) {
+    RunResult r = run_cli("position", "0 1 0 1 2449\n0 1 0 1 2450\n");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("2450"), std::string::npos) << r.err;
+    r = run_cli("position", "0 1 0 x 3\n");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("\"x\""), std::string::npos) << r.err;
+    r = run_cli("position", "0 1 0 1\n");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("5 fields"), std::string::npos) << r.err;
+}
+
+TEST(Cli, EverySubcommandHasHelp) {
+    for (const char* cmd : {"perft", "moves", "index", "position", "bench"}) {
+        const RunResult r = run_cli(std::string(cmd) + " --help");
+        EXPECT_EQ(r.exit_code, 0) << cmd;
+        EXPECT_NE(r.out.find("usage: egdb"), std::string::npos) << cmd;
+    }
+    EXPECT_EQ(run_cli("frobnicate").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace egdb
