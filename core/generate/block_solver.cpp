@@ -1,0 +1,241 @@
+#include "core/generate/block_solver.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "core/rules/movegen.hpp"
+
+namespace egdb {
+
+namespace {
+
+constexpr std::uint8_t kNoBound = std::numeric_limits<std::uint8_t>::max();
+
+// Outcome codes kept from pass 1 to check pass 2.
+constexpr std::uint8_t kOutcomeDraw = 0;
+constexpr std::uint8_t kOutcomeLoss = 1;
+constexpr std::uint8_t kOutcomeWin = 2;
+
+[[noreturn]] void throw_distance_overflow(SliceId slice) {
+    throw std::overflow_error("slice " + slice.to_string() + ": a distance exceeds " +
+                              std::to_string(kMaxStoredPlies) + " plies, the storable maximum");
+}
+
+}  // namespace
+
+BlockSolver::BlockSolver(const KingPlacements& kings, const SolvedLookup& smaller, SolvedSlice& out)
+    : kings_(kings),
+      smaller_(smaller),
+      out_(out),
+      indexer_(slice_indexer(out.slice())),
+      slice_(out.slice()) {
+    const std::uint64_t entries = 2 * kings.block_size();
+    if (entries > std::numeric_limits<Entry>::max()) {
+        throw std::length_error("slice " + slice_.to_string() + ": block too large for 32-bit entries");
+    }
+    flags_.resize(entries);
+    king_moves_.resize(entries);
+    remaining_.resize(entries);
+    win_bound_.resize(entries);
+    loss_bound_.resize(entries);
+    distance_.resize(entries);
+    dtw_won_.resize(entries);
+}
+
+Position BlockSolver::position_of(Entry e) const noexcept {
+    return kings_.position(black_men_, white_men_, e >> 1);
+}
+
+void BlockSolver::solve(std::uint64_t men) {
+    const std::uint64_t block = kings_.block_size();
+    first_index_ = men * block;
+    const Position first = indexer_.position_at(first_index_);
+    black_men_ = first.men(Color::Black);
+    white_men_ = first.men(Color::White);
+
+    for (std::uint64_t local = 0; local < block; ++local) {
+        const Position p = kings_.position(black_men_, white_men_, local);
+        classify_moves(local, Color::Black, p);
+        classify_moves(local, Color::White, p);
+    }
+
+    propagate<true>();
+    for (std::uint64_t local = 0; local < block; ++local) {
+        for (const Color side : {Color::Black, Color::White}) {
+            const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
+            const std::uint8_t f = flags_[e];
+            const bool finished = (f & kFinished) != 0;
+            const bool won = (f & kWon) != 0;
+            // Wins are odd and losses even (position_value.hpp): the code's parity is the WLD.
+            if (finished && ((distance_[e] & 1u) != 0) != won) {
+                throw std::logic_error("slice " + slice_.to_string() + ": DTW parity broken");
+            }
+            out_.dtw_codes(side)[first_index_ + local] = finished ? distance_[e] : kDrawCode;
+            dtw_won_[e] = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
+        }
+    }
+
+    propagate<false>();
+    for (std::uint64_t local = 0; local < block; ++local) {
+        for (const Color side : {Color::Black, Color::White}) {
+            const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
+            const std::uint8_t f = flags_[e];
+            const bool finished = (f & kFinished) != 0;
+            const std::uint8_t outcome = !finished ? kOutcomeDraw : (f & kWon) != 0 ? kOutcomeWin : kOutcomeLoss;
+            if (outcome != dtw_won_[e]) {
+                throw std::logic_error("slice " + slice_.to_string() + ": MTC pass disagrees with DTW pass");
+            }
+            out_.mtc(side)[first_index_ + local] = finished ? distance_[e] : 0;
+        }
+    }
+}
+
+void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position& position) {
+    const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
+    const Color opponent = opposite(side);
+    const Bitboard own_men = position.men(side);
+    const Bitboard promotion_row = side == Color::Black ? kRow10 : kRow1;
+
+    MoveList moves;
+    generate_moves(position, side, moves);
+    std::uint8_t flags = 0;
+    unsigned king_moves = 0;
+    unsigned win_bound = kNoBound;
+    unsigned loss_bound = 0;
+    for (const Move& move : moves) {
+        const bool man_move = (move.from & own_men) != 0;
+        if (!move.is_capture() && !man_move) {
+            ++king_moves;
+            continue;
+        }
+        // A conversion: the successor lies in an already-solved block or slice.
+        const Position child = apply_move(position, side, move);
+        const bool stays_in_slice = !move.is_capture() && (move.to & promotion_row) == 0;
+        const PositionValue v = stays_in_slice ? out_.value(indexer_.index_of(child), opponent)
+                                               : smaller_.value(child, opponent);
+        flags |= kAnyConversion;
+        const unsigned distance = v.dtw + 1u;
+        switch (v.wld) {
+            case WldValue::Loss:
+                if (distance > kMaxStoredPlies) throw_distance_overflow(slice_);
+                flags |= kWinningConversion;
+                win_bound = std::min(win_bound, distance);
+                break;
+            case WldValue::Draw:
+                flags |= kDrawingConversion;
+                break;
+            case WldValue::Win:
+                if (distance > kMaxStoredPlies) throw_distance_overflow(slice_);
+                loss_bound = std::max(loss_bound, distance);
+                break;
+        }
+    }
+    flags_[e] = flags;
+    king_moves_[e] = static_cast<std::uint8_t>(king_moves);
+    win_bound_[e] = static_cast<std::uint8_t>(win_bound);
+    loss_bound_[e] = static_cast<std::uint8_t>(loss_bound);
+}
+
+void BlockSolver::finish(Entry e, bool won, unsigned distance) {
+    if (distance > kMaxStoredPlies) throw_distance_overflow(slice_);
+    flags_[e] = static_cast<std::uint8_t>(flags_[e] | kFinished | (won ? kWon : 0));
+    distance_[e] = static_cast<std::uint8_t>(distance);
+}
+
+template <bool kDistanceToWin>
+void BlockSolver::propagate() {
+    const std::size_t entries = flags_.size();
+    // The bounds conversions give: their DTW (pass 1), or Kingsrow's fixed count for a
+    // conversion (pass 2, position_value.hpp).
+    const auto win_seed = [&](Entry e) -> unsigned {
+        return kDistanceToWin ? win_bound_[e] : kWinningConversionPlies;
+    };
+    const auto loss_seed = [&](Entry e) -> unsigned {
+        if constexpr (kDistanceToWin) return loss_bound_[e];
+        return (flags_[e] & kAnyConversion) != 0 ? kLosingConversionPlies : 0u;
+    };
+
+    for (std::size_t i = 0; i < entries; ++i) {
+        const auto e = static_cast<Entry>(i);
+        flags_[e] = static_cast<std::uint8_t>(flags_[e] & ~(kFinished | kExpanded | kWon));
+        remaining_[e] = king_moves_[e];
+        const std::uint8_t f = flags_[e];
+        if (king_moves_[e] == 0) {
+            // Only conversions (or no move at all: a loss in 0).
+            if ((f & kWinningConversion) != 0) {
+                finish(e, true, win_seed(e));
+                buckets_[win_seed(e)].push_back(e);
+            } else if ((f & kDrawingConversion) == 0) {
+                finish(e, false, loss_seed(e));
+                buckets_[loss_seed(e)].push_back(e);
+            }
+        } else if ((f & kWinningConversion) != 0) {
+            // A win at most this far; a king move may still find a shorter one.
+            buckets_[win_seed(e)].push_back(e);
+        }
+    }
+
+    const Bitboard men = black_men_ | white_men_;
+    for (unsigned d = 0; d <= kMaxStoredPlies; ++d) {
+        std::vector<Entry>& bucket = buckets_[d];
+        // Expanding distance d only adds entries at d + 1 or beyond, so `bucket` does not grow.
+        for (std::size_t k = 0; k < bucket.size(); ++k) {
+            const Entry e = bucket[k];
+            const std::uint8_t f = flags_[e];
+            if ((f & kExpanded) != 0) continue;
+            if ((f & kFinished) == 0) {
+                finish(e, true, d);  // its winning conversion is the fastest win
+            } else if (distance_[e] != d) {
+                continue;
+            }
+            flags_[e] = static_cast<std::uint8_t>(flags_[e] | kExpanded);
+
+            // Predecessors: the side not to move in e un-moves one of its kings.
+            const Color mover = opposite(static_cast<Color>(e & 1u));
+            const bool e_won = (flags_[e] & kWon) != 0;
+            const Position p = position_of(e);
+            const Bitboard empty = p.empty();
+            const Bitboard black_kings = p.kings(Color::Black);
+            const Bitboard white_kings = p.kings(Color::White);
+            const std::uint64_t fixed_black_rank = kings_.black_rank(men, black_kings);
+            for (Bitboard movers = p.kings(mover); movers != 0; movers &= movers - 1) {
+                const Bitboard king = lowest_bit(movers);
+                for (const int direction : kDirections) {
+                    for (Bitboard to = shift(king, direction) & empty; to != 0; to = shift(to, direction) & empty) {
+                        const Bitboard step = king | to;
+                        const std::uint64_t local =
+                            mover == Color::Black
+                                ? kings_.local_index(men, black_kings ^ step, white_kings)
+                                : fixed_black_rank * kings_.white_ranks() +
+                                      kings_.white_rank(men | black_kings, white_kings ^ step);
+                        const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
+                        const std::uint8_t pf = flags_[pred];
+                        // Finished already, or a capture position: its king moves are illegal
+                        // (a king that just arrived could always go back, so only a capture
+                        // leaves a predecessor without king moves).
+                        if ((pf & kFinished) != 0 || king_moves_[pred] == 0) continue;
+                        if (!e_won) {
+                            // A pending winning conversion at distance d (still queued in this
+                            // bucket) beats the king move.
+                            if ((pf & kWinningConversion) != 0 && win_seed(pred) <= d) {
+                                finish(pred, true, d);
+                            } else {
+                                finish(pred, true, d + 1);
+                                buckets_[d + 1].push_back(pred);
+                            }
+                        } else if ((pf & (kWinningConversion | kDrawingConversion)) == 0 && --remaining_[pred] == 0) {
+                            const unsigned v = std::max(loss_seed(pred), d + 1);
+                            finish(pred, false, v);
+                            buckets_[v].push_back(pred);
+                        }
+                    }
+                }
+            }
+        }
+        bucket.clear();
+    }
+}
+
+}  // namespace egdb

@@ -1,0 +1,87 @@
+// Retrograde analysis of one men configuration of a slice (a "block": all king placements of
+// those men, both sides to move). Inside a block only king moves are possible without leaving it;
+// every other move (a capture, any man move including a promotion) is a conversion whose
+// successor is already solved: captures and promotions in smaller slices (SolvedLookup), man
+// moves in more advanced men configurations of the same slice (men_order.hpp).
+//
+// The block is solved in two passes over the same move graph:
+//  1. DTW (and WLD): a bucket queue by distance. Conversions give every entry a bound: the
+//     smallest 1 + DTW of a conversion successor lost for the opponent (a win), or the largest
+//     1 + DTW over conversion successors all won by the opponent (for a loss). Entries leave the
+//     queue in increasing distance; a finished loss makes each king-move predecessor a win at
+//     distance + 1 (the first one found is the shortest); a finished win removes one king move
+//     from each predecessor's count, and the predecessor whose last king move is removed is a
+//     loss at max(conversion bound, distance + 1) unless a conversion draws or wins for it.
+//     Entries never finished are draws.
+//  2. MTC: the same propagation with a conversion counting Kingsrow's fixed number of plies
+//     (position_value.hpp: 3 for the winner, 2 for the loser; 0 without moves). The WLD found must
+//     equal pass 1 (checked).
+// Predecessors are found by un-moving the kings of the side that just moved (a king slides back
+// over empty squares); a predecessor whose side to move has a capture is skipped, since its king
+// moves are illegal (compulsory capture, section 14): such entries are finished from their
+// captures before the passes begin.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/generate/king_placements.hpp"
+#include "core/generate/solved_lookup.hpp"
+#include "core/generate/solved_slice.hpp"
+#include "core/index/slice_indexer.hpp"
+
+namespace egdb {
+
+class BlockSolver {
+public:
+    // `out` is the slice being solved: the solver writes the entries of the blocks it is given and
+    // reads those of already-solved blocks. `smaller` answers for every other slice.
+    BlockSolver(const KingPlacements& kings, const SolvedLookup& smaller, SolvedSlice& out);
+
+    // Solves men configuration `men` (0 .. men_configurations - 1). Throws std::overflow_error
+    // when a distance exceeds kMaxStoredPlies.
+    void solve(std::uint64_t men);
+
+private:
+    // Entry e = 2 * local index + side to move (Black = 0, White = 1).
+    using Entry = std::uint32_t;
+
+    enum Flag : std::uint8_t {
+        kFinished = 1,     // value and outcome known in the current pass
+        kExpanded = 2,     // predecessors visited in the current pass
+        kWon = 4,          // finished as a win (otherwise as a loss)
+        kWinningConversion = 8,
+        kDrawingConversion = 16,
+        kAnyConversion = 32,
+    };
+
+    void classify_moves(std::uint64_t local, Color side, const Position& position);
+    template <bool kDistanceToWin>
+    void propagate();
+    void finish(Entry e, bool won, unsigned distance);
+    Position position_of(Entry e) const noexcept;
+
+    const KingPlacements& kings_;
+    const SolvedLookup& smaller_;
+    SolvedSlice& out_;
+    const SliceIndexer& indexer_;
+    SliceId slice_;
+
+    // The block being solved.
+    Bitboard black_men_ = 0;
+    Bitboard white_men_ = 0;
+    std::uint64_t first_index_ = 0;
+
+    // Per entry, sized 2 * block size once.
+    std::vector<std::uint8_t> flags_;
+    std::vector<std::uint8_t> king_moves_;         // legal king moves (0 when a capture exists)
+    std::vector<std::uint8_t> remaining_;          // king moves not yet known to lose
+    std::vector<std::uint8_t> win_bound_;          // DTW bound from winning conversions
+    std::vector<std::uint8_t> loss_bound_;         // DTW bound from losing conversions
+    std::vector<std::uint8_t> distance_;           // result of the current pass
+    std::vector<std::uint8_t> dtw_won_;            // outcome of pass 1, to check pass 2
+    std::array<std::vector<Entry>, kMaxStoredPlies + 2> buckets_;
+};
+
+}  // namespace egdb

@@ -1,0 +1,36 @@
+#include "core/generate/build_driver.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/generate/slice_solver.hpp"
+
+namespace egdb {
+
+std::vector<SliceId> build_order(int max_pieces) {
+    std::vector<SliceId> order;
+    for (int total = 2; total <= max_pieces; ++total) {
+        std::vector<SliceId> slices = canonical_slices(total);
+        std::stable_sort(slices.begin(), slices.end(),
+                         [](SliceId a, SliceId b) { return a.nbm + a.nwm < b.nbm + b.nwm; });
+        order.insert(order.end(), slices.begin(), slices.end());
+    }
+    return order;
+}
+
+void solve_slices(int max_pieces, SolutionStore& store, const BuildOptions& options) {
+    const std::vector<SliceId> order = build_order(max_pieces);
+    std::size_t done = 0;
+    for (const SliceId slice : order) {
+        ++done;
+        if (store.find(slice) != nullptr) continue;
+        const auto start = std::chrono::steady_clock::now();
+        store.add(SliceSolver(slice, store, {options.threads}).solve());
+        const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+        if (options.on_slice_done) {
+            options.on_slice_done({slice, slice_size(slice), elapsed.count(), done, order.size(), store.find(slice)});
+        }
+    }
+}
+
+}  // namespace egdb

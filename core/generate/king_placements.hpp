@@ -1,0 +1,60 @@
+// The king placements of one men configuration of a slice. The slice index is
+// (men * KB + rank(BK)) * KW + rank(WK) (kingsrow-format.md 2.3), so the positions sharing a men
+// configuration form one contiguous block of KB * KW indices, and a king move only changes the
+// local index rank(BK) * KW + rank(WK) inside the block. This class converts between local
+// indices and king bitboards with per-slice tables, without touching the men part.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/board/position.hpp"
+#include "core/index/slice.hpp"
+#include "core/index/slice_indexer.hpp"
+
+namespace egdb {
+
+class KingPlacements {
+public:
+    explicit KingPlacements(SliceId slice);
+
+    // KB * KW: positions per men configuration.
+    std::uint64_t block_size() const noexcept { return black_ranks_ * white_ranks_; }
+
+    // The position with local index `local` < block_size() for the given men.
+    Position position(Bitboard black_men, Bitboard white_men, std::uint64_t local) const noexcept {
+        const std::uint64_t black_rank = white_divisor_.quotient(local);
+        const std::uint64_t white_rank = local - black_rank * white_ranks_;
+        const Bitboard men = black_men | white_men;
+        const Bitboard black_kings = detail::deposit_bits(black_logical_[black_rank], kAllSquares & ~men);
+        const Bitboard white_kings =
+            detail::deposit_bits(white_logical_[white_rank], kAllSquares & ~(men | black_kings));
+        return {black_men | black_kings, white_men | white_kings, black_kings | white_kings};
+    }
+
+    // Local index of the kings of a position whose men are `men` (section 2.1: black kings skip
+    // the men, white kings skip the men and the black kings).
+    std::uint64_t local_index(Bitboard men, Bitboard black_kings, Bitboard white_kings) const noexcept {
+        return black_rank(men, black_kings) * white_ranks_ + white_rank(men | black_kings, white_kings);
+    }
+    std::uint64_t black_rank(Bitboard men, Bitboard black_kings) const noexcept {
+        return detail::group_rank(detail::extract_bits(black_kings, kAllSquares & ~men), nbk_);
+    }
+    std::uint64_t white_rank(Bitboard men_and_black_kings, Bitboard white_kings) const noexcept {
+        return detail::group_rank(detail::extract_bits(white_kings, kAllSquares & ~men_and_black_kings), nwk_);
+    }
+    std::uint64_t white_ranks() const noexcept { return white_ranks_; }
+
+private:
+    int nbk_ = 0;
+    int nwk_ = 0;
+    std::uint64_t black_ranks_ = 1;  // KB
+    std::uint64_t white_ranks_ = 1;  // KW
+    detail::FastDivisor white_divisor_;
+    // Logical squares (as masks) of the black kings for each rank(BK), of the white kings for each
+    // rank(WK): independent of the men, so computed once per slice.
+    std::vector<Bitboard> black_logical_;
+    std::vector<Bitboard> white_logical_;
+};
+
+}  // namespace egdb

@@ -1,0 +1,41 @@
+#include "core/generate/men_order.hpp"
+
+#include "core/index/slice_indexer.hpp"
+
+namespace egdb {
+
+namespace {
+constexpr int kRows = 10;
+constexpr int kSquaresPerRow = 5;
+constexpr int row_of(int square) noexcept { return (square - 1) / kSquaresPerRow; }
+}  // namespace
+
+int men_advancement(const Position& position) noexcept {
+    int advancement = 0;
+    for (Bitboard b = position.men(Color::Black); b != 0; b &= b - 1) {
+        advancement += row_of(bb_to_square(lowest_bit(b)));
+    }
+    for (Bitboard b = position.men(Color::White); b != 0; b &= b - 1) {
+        advancement += kRows - 1 - row_of(bb_to_square(lowest_bit(b)));
+    }
+    return advancement;
+}
+
+std::vector<std::vector<std::uint64_t>> men_configuration_levels(SliceId slice) {
+    const SliceIndexer& indexer = slice_indexer(slice);
+    const std::uint64_t configurations = men_configurations(slice.nbm, slice.nwm);
+    const std::uint64_t block = indexer.size() / configurations;
+    constexpr int kMaxAdvancement = 2 * kMaxPiecesPerSide * (kRows - 1);
+    std::vector<std::vector<std::uint64_t>> by_advancement(kMaxAdvancement + 1);
+    for (std::uint64_t men = 0; men < configurations; ++men) {
+        const int a = men_advancement(indexer.position_at(men * block));
+        by_advancement[static_cast<std::size_t>(a)].push_back(men);
+    }
+    std::vector<std::vector<std::uint64_t>> levels;
+    for (auto it = by_advancement.rbegin(); it != by_advancement.rend(); ++it) {
+        if (!it->empty()) levels.push_back(std::move(*it));
+    }
+    return levels;
+}
+
+}  // namespace egdb

@@ -1,0 +1,25 @@
+// The order in which the solver visits the men configurations of a slice. A man move (including
+// one that stays in the slice) moves one man one row forward, so it raises the total advancement
+// (rows a black man has advanced from row 1 plus rows a white man has advanced from row 10) by
+// exactly one. Solving configurations by decreasing advancement therefore finds every man-move
+// successor solved, and the configurations of one advancement level are independent of each other
+// (they can be solved in parallel).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/board/position.hpp"
+#include "core/index/slice.hpp"
+
+namespace egdb {
+
+// Sum over men of the rows advanced: a black man on square s has advanced (s-1)/5 rows, a white
+// man 9 - (s-1)/5.
+int men_advancement(const Position& position) noexcept;
+
+// The men configurations (numbers 0 .. men_configurations - 1, the `men` of section 2.3) of a
+// slice, grouped by advancement, most advanced group first; each group is in increasing order.
+std::vector<std::vector<std::uint64_t>> men_configuration_levels(SliceId slice);
+
+}  // namespace egdb

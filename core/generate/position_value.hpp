@@ -1,0 +1,71 @@
+// The three quantities the generator computes for a position and a side to move, and the byte
+// encoding the in-memory solution uses for them.
+//
+//  * WLD: win, loss or draw for the side to move; a side with no legal move (or no piece) has lost
+//    (kingsrow-format.md 13.3 step 2 and step 6).
+//  * DTW: plies until the game ends under optimal play (13.4): a lost position without moves has
+//    DTW 0; a win is 1 + the smallest DTW of the successors that are lost for the opponent; a
+//    loss is 1 + the largest DTW of all successors. Wins are odd, losses even (by induction).
+//  * MTC: plies until the next conversion, a capture or any man move (7.1, 13.5), with Kingsrow's
+//    counting: a conversion move by the winner counts kWinningConversionPlies (3), one by the
+//    loser kLosingConversionPlies (2); a king move counts 1 + the successor's MTC; a lost
+//    position without moves has MTC 0. The winner minimises over the moves that keep the win,
+//    the loser maximises over all moves. As with DTW, wins are odd and losses even. (The naive
+//    count, 1 ply for every conversion, gives values 1 or 2 below Kingsrow's in every entry of
+//    kingsrow_high_mtc.txt; these two constants reproduce every entry checked, and are what a
+//    generator counting full moves (a conversion = 1 move) and reporting 2m+1 plies for wins and
+//    2m for losses produces.)
+// DTW and MTC are meaningful for wins and losses only; draws report 0 for both.
+// MTC of a position whose side to move must capture is thus 3 (win) or 2 (loss); Kingsrow stores
+// no useful value there (7.1).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+namespace egdb {
+
+// Plies a conversion move counts in MTC (see above).
+inline constexpr unsigned kWinningConversionPlies = 3;
+inline constexpr unsigned kLosingConversionPlies = 2;
+
+// Numeric order Loss < Draw < Win: the side to move prefers larger values.
+enum class WldValue : std::uint8_t { Loss = 0, Draw = 1, Win = 2 };
+
+constexpr WldValue negated(WldValue v) noexcept {
+    return v == WldValue::Win ? WldValue::Loss : v == WldValue::Loss ? WldValue::Win : WldValue::Draw;
+}
+
+const char* to_string(WldValue v) noexcept;
+
+// A distance in plies (half-moves).
+using Plies = std::uint16_t;
+
+struct PositionValue {
+    WldValue wld = WldValue::Draw;
+    Plies dtw = 0;  // 0 for draws
+    Plies mtc = 0;  // 0 for draws
+
+    friend constexpr bool operator==(const PositionValue&, const PositionValue&) = default;
+};
+
+// Storage: one byte of DTW code and one byte of MTC per position and side to move.
+// The DTW code is the DTW in plies for a win or a loss (its parity says which: wins are odd,
+// losses even) and kDrawCode for a draw, so WLD costs no extra byte. DTW and MTC above
+// kMaxStoredPlies are not stored: the solver throws std::overflow_error naming the slice
+// rather than saturate (the largest DTW up to 5 pieces is far below it; see the generator notes).
+using DistanceCode = std::uint8_t;
+inline constexpr DistanceCode kDrawCode = std::numeric_limits<DistanceCode>::max();
+inline constexpr Plies kMaxStoredPlies = kDrawCode - 1;
+
+constexpr WldValue wld_of_code(DistanceCode code) noexcept {
+    if (code == kDrawCode) return WldValue::Draw;
+    return (code & 1u) != 0 ? WldValue::Win : WldValue::Loss;
+}
+
+constexpr PositionValue decode_value(DistanceCode dtw_code, std::uint8_t mtc) noexcept {
+    if (dtw_code == kDrawCode) return {WldValue::Draw, 0, 0};
+    return {wld_of_code(dtw_code), dtw_code, mtc};
+}
+
+}  // namespace egdb

@@ -1,0 +1,19 @@
+#include "core/generate/solved_lookup.hpp"
+
+#include <algorithm>
+
+#include "core/rules/movegen.hpp"
+
+namespace egdb {
+
+std::optional<PositionValue> empty_side_value(const Position& position, Color side_to_move) noexcept {
+    if (position.pieces(side_to_move) == 0) return PositionValue{WldValue::Loss, 0, 0};
+    if (position.pieces(opposite(side_to_move)) != 0) return std::nullopt;
+    MoveList moves;
+    if (generate_moves(position, side_to_move, moves) == 0) return PositionValue{WldValue::Loss, 0, 0};
+    const bool king_move = std::any_of(moves.begin(), moves.end(),
+                                       [&](const Move& m) { return (m.from & position.king) != 0; });
+    return PositionValue{WldValue::Win, 1, static_cast<Plies>(king_move ? 1 : kWinningConversionPlies)};
+}
+
+}  // namespace egdb

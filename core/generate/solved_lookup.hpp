@@ -1,0 +1,34 @@
+// Read access to already-solved positions: what the solver needs to value the successors that
+// leave the slice it is solving (captures lead to fewer pieces, promotions to fewer men), and
+// what the one-ply verification reads.
+#pragma once
+
+#include <optional>
+
+#include "core/board/position.hpp"
+#include "core/generate/position_value.hpp"
+
+namespace egdb {
+
+class SolvedLookup {
+public:
+    virtual ~SolvedLookup() = default;
+
+    // Value of `position` with `side_to_move` to move, for any slice with at most
+    // kMaxPiecesPerSide a side that the implementation holds (either colour orientation).
+    // A side to move without pieces has lost with DTW and MTC 0 (13.3 step 2); implementations
+    // answer that without storage. Throws std::out_of_range for a slice it does not hold.
+    virtual PositionValue value(const Position& position, Color side_to_move) const = 0;
+};
+
+}  // namespace egdb
+
+namespace egdb {
+
+// The value of a position in which a side has no piece, or nullopt when both sides have pieces.
+// A side to move without pieces has lost (DTW 0, MTC 0); a side to move whose opponent has no
+// piece wins in one ply if it has a legal move (DTW 1; MTC 1 after a king move, else
+// kWinningConversionPlies for a man move) and has lost otherwise.
+std::optional<PositionValue> empty_side_value(const Position& position, Color side_to_move) noexcept;
+
+}  // namespace egdb

@@ -1,0 +1,54 @@
+// The solution of one slice, in memory: for both sides to move and every index of the slice
+// (kingsrow-format.md section 2), one DTW code byte (which also carries WLD) and one MTC byte
+// (position_value.hpp). A writer serialises these arrays; the solver fills them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/board/position.hpp"
+#include "core/generate/position_value.hpp"
+#include "core/index/slice.hpp"
+
+namespace egdb {
+
+class SolvedSlice {
+public:
+    // All entries start as draws with MTC 0.
+    explicit SolvedSlice(SliceId slice);
+
+    SliceId slice() const noexcept { return slice_; }
+    std::uint64_t size() const noexcept { return size_; }
+
+    PositionValue value(std::uint64_t index, Color side_to_move) const noexcept {
+        const auto s = static_cast<std::size_t>(side_to_move);
+        return decode_value(dtw_codes_[s][index], mtc_[s][index]);
+    }
+
+    std::span<const DistanceCode> dtw_codes(Color side_to_move) const noexcept {
+        return dtw_codes_[static_cast<std::size_t>(side_to_move)];
+    }
+    std::span<const std::uint8_t> mtc(Color side_to_move) const noexcept {
+        return mtc_[static_cast<std::size_t>(side_to_move)];
+    }
+    std::span<DistanceCode> dtw_codes(Color side_to_move) noexcept {
+        return dtw_codes_[static_cast<std::size_t>(side_to_move)];
+    }
+    std::span<std::uint8_t> mtc(Color side_to_move) noexcept {
+        return mtc_[static_cast<std::size_t>(side_to_move)];
+    }
+
+    std::uint64_t memory_bytes() const noexcept { return 4 * size_; }
+
+    friend bool operator==(const SolvedSlice&, const SolvedSlice&) = default;
+
+private:
+    SliceId slice_;
+    std::uint64_t size_ = 0;
+    std::array<std::vector<DistanceCode>, 2> dtw_codes_;
+    std::array<std::vector<std::uint8_t>, 2> mtc_;
+};
+
+}  // namespace egdb

@@ -1,0 +1,237 @@
+// The generator's solver core (core/generate): solves every slice of up to kMaxTestPieces pieces
+// once, then checks the solution against the Kingsrow oracles (WLD of example positions, the
+// highest MTC of every slice and side), against itself one ply deep (the `egdb verify` rule), and
+// against a one-thread solve.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/generate/build_driver.hpp"
+#include "core/generate/king_placements.hpp"
+#include "core/generate/men_order.hpp"
+#include "core/generate/one_ply_check.hpp"
+#include "core/generate/slice_solver.hpp"
+#include "core/generate/solution_store.hpp"
+#include "core/index/slice_indexer.hpp"
+#include "core/notation/fen.hpp"
+#include "core/rules/movegen.hpp"
+#include "tests/shared_dir.hpp"
+#include "tests/test_positions.hpp"
+
+namespace egdb {
+namespace {
+
+using test::make_position;
+
+// 4 pieces in well under a minute in Release; sanitizer builds (EGDB_TEST_QUICK) stop at 3.
+int max_test_pieces() { return test::quick_mode() ? 3 : 4; }
+constexpr int kThreads = 2;
+
+// The solution shared by the tests of this file, built on first use.
+const SolutionStore& solved_store() {
+    static const std::unique_ptr<SolutionStore> store = [] {
+        auto s = std::make_unique<SolutionStore>();
+        solve_slices(max_test_pieces(), *s, {kThreads, {}});
+        return s;
+    }();
+    return *store;
+}
+
+WldValue parse_wld(const std::string& word) {
+    if (word == "win") return WldValue::Win;
+    if (word == "loss") return WldValue::Loss;
+    if (word == "draw") return WldValue::Draw;
+    throw std::runtime_error("bad WLD word " + word);
+}
+
+TEST(GenerateValues, DistanceCodeParityGivesWld) {
+    EXPECT_EQ(wld_of_code(0), WldValue::Loss);
+    EXPECT_EQ(wld_of_code(1), WldValue::Win);
+    EXPECT_EQ(wld_of_code(kDrawCode), WldValue::Draw);
+    EXPECT_EQ(decode_value(kDrawCode, 7), (PositionValue{WldValue::Draw, 0, 0}));
+    EXPECT_EQ(decode_value(12, 5), (PositionValue{WldValue::Loss, 12, 5}));
+}
+
+TEST(GenerateOrder, DependenciesComeFirst) {
+    const std::vector<SliceId> order = build_order(5);
+    EXPECT_EQ(order.size(), 3u + 6u + 14u + 22u);  // section 1.5, canonical slices of 2..5 pieces
+    std::map<SliceId, std::size_t> position;
+    for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+    const auto canonical = [](SliceId s) { return is_canonical(s) ? s : color_reversed(s); };
+    for (const SliceId s : order) {
+        // Promotions: one man fewer, one king more, same pieces.
+        if (s.nbm > 0) {
+            EXPECT_LT(position.at(canonical({s.nbm - 1, s.nbk + 1, s.nwm, s.nwk})), position.at(s));
+        }
+        if (s.nwm > 0) {
+            EXPECT_LT(position.at(canonical({s.nbm, s.nbk, s.nwm - 1, s.nwk + 1})), position.at(s));
+        }
+    }
+}
+
+TEST(GenerateOrder, ManMovesLeadToEarlierLevels) {
+    const SliceId slice{1, 0, 2, 0};
+    const SliceIndexer& indexer = slice_indexer(slice);
+    const auto levels = men_configuration_levels(slice);
+    const std::uint64_t block = indexer.size() / men_configurations(slice.nbm, slice.nwm);
+    std::vector<std::size_t> level_of(men_configurations(slice.nbm, slice.nwm));
+    std::size_t total = 0;
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        for (const std::uint64_t men : levels[l]) level_of[men] = l;
+        total += levels[l].size();
+    }
+    ASSERT_EQ(total, level_of.size());
+    for (std::uint64_t men = 0; men < level_of.size(); ++men) {
+        const Position p = indexer.position_at(men * block);
+        for (const Color side : {Color::Black, Color::White}) {
+            MoveList moves;
+            generate_moves(p, side, moves);
+            for (const Move& m : moves) {
+                const Position q = apply_move(p, side, m);
+                if (m.is_capture() || slice_of(q) != slice) continue;
+                EXPECT_LT(level_of[indexer.index_of(q) / block], level_of[men]) << to_fen(p, side);
+            }
+        }
+    }
+}
+
+TEST(GenerateKingPlacements, AgreeWithTheSliceIndexer) {
+    for (const SliceId slice : {SliceId{1, 1, 1, 1}, SliceId{0, 2, 1, 1}, SliceId{2, 0, 0, 2}, SliceId{0, 1, 0, 3}}) {
+        const SliceIndexer& indexer = slice_indexer(slice);
+        const KingPlacements kings(slice);
+        const std::uint64_t block = kings.block_size();
+        ASSERT_EQ(indexer.size() % block, 0u);
+        for (std::uint64_t index = 0; index < indexer.size(); index += 7) {
+            const Position p = indexer.position_at(index);
+            const Bitboard men = p.men(Color::Black) | p.men(Color::White);
+            ASSERT_EQ(kings.position(p.men(Color::Black), p.men(Color::White), index % block), p);
+            ASSERT_EQ(kings.local_index(men, p.kings(Color::Black), p.kings(Color::White)), index % block);
+        }
+    }
+}
+
+TEST(GenerateSolve, SimpleEndings) {
+    const SolutionStore& store = solved_store();
+    // A lone king cannot catch a lone king: draw.
+    EXPECT_EQ(store.value(make_position({.white_kings = {2}, .black_kings = {26}}), Color::Black).wld, WldValue::Draw);
+    // Black to move captures the last white piece: a win in one ply; a winning conversion
+    // counts kWinningConversionPlies in MTC.
+    const Position capture = make_position({.white_men = {31}, .black_kings = {26}});
+    EXPECT_EQ(store.value(capture, Color::Black), (PositionValue{WldValue::Win, 1, 3}));
+    // White to move must take 31 with its king and is then taken: a losing conversion.
+    const Position forced = make_position({.white_kings = {22}, .black_men = {27}, .black_kings = {36}});
+    EXPECT_EQ(store.value(forced, Color::White).mtc, 2);
+    // The white man on 46 can neither move to 41 nor take it (37 is taken): lost at once.
+    const Position blocked = make_position({.white_men = {46}, .black_kings = {37, 41}});
+    EXPECT_EQ(store.value(blocked, Color::White), (PositionValue{WldValue::Loss, 0, 0}));
+}
+
+TEST(GenerateSolve, KingsrowExampleWld) {
+    EGDB_REQUIRE_SHARED_FILE(file, "oracles/kingsrow_example_wld.txt");
+    const SolutionStore& store = solved_store();
+    std::ifstream in(file);
+    std::string line;
+    int checked = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string fen, word;
+        fields >> fen >> word;
+        const FenPosition f = parse_fen(fen);
+        if (popcount(f.position.occupied()) > max_test_pieces()) continue;
+        EXPECT_EQ(store.value(f.position, f.side_to_move).wld, parse_wld(word)) << line;
+        ++checked;
+    }
+    EXPECT_EQ(checked, max_test_pieces() == 4 ? 6 + 12 + 28 : 6 + 12);
+}
+
+struct HighMtcRecord {
+    SliceId slice;
+    Color side = Color::Black;
+    int mtc = 0;
+    std::string fen;
+};
+
+std::vector<HighMtcRecord> read_high_mtc(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::vector<HighMtcRecord> records;
+    std::string header, fen;
+    while (std::getline(in, header)) {
+        // db<bm><bk><wm><wk>-<subslice>: <colour>, mtc <n>
+        if (header.rfind("db", 0) != 0) continue;
+        std::getline(in, fen);
+        HighMtcRecord r;
+        r.slice = {header[2] - '0', header[3] - '0', header[4] - '0', header[5] - '0'};
+        r.side = header.find("white") != std::string::npos ? Color::White : Color::Black;
+        r.mtc = std::stoi(header.substr(header.find("mtc ") + 4));
+        while (!fen.empty() && (fen.back() == '.' || fen.back() == '\r')) fen.pop_back();
+        r.fen = fen;
+        records.push_back(r);
+    }
+    return records;
+}
+
+TEST(GenerateSolve, KingsrowHighestMtc) {
+    EGDB_REQUIRE_SHARED_FILE(file, "oracles/kingsrow_high_mtc.txt");
+    const SolutionStore& store = solved_store();
+    int checked = 0;
+    for (const HighMtcRecord& r : read_high_mtc(file)) {
+        if (r.slice.total() > max_test_pieces()) continue;
+        const SolvedSlice* solved = store.find(r.slice);
+        ASSERT_NE(solved, nullptr) << r.slice.to_string();
+        unsigned highest = 0;
+        for (std::uint64_t i = 0; i < solved->size(); ++i) {
+            const PositionValue v = solved->value(i, r.side);
+            if (v.wld != WldValue::Draw) highest = std::max<unsigned>(highest, v.mtc);
+        }
+        EXPECT_EQ(highest, static_cast<unsigned>(r.mtc)) << r.slice.to_string() << " " << r.fen;
+        const FenPosition f = parse_fen(r.fen);
+        EXPECT_EQ(store.value(f.position, f.side_to_move).mtc, r.mtc) << r.fen;
+        ++checked;
+    }
+    EXPECT_EQ(checked, max_test_pieces() == 4 ? 1 + 7 : 1);
+}
+
+TEST(GenerateSolve, EveryPositionIsOnePlyConsistent) {
+    const SolutionStore& store = solved_store();
+    std::uint64_t checked = 0;
+    for (const SliceId slice : store.slices()) {
+        const SolvedSlice& solved = *store.find(slice);
+        const SliceIndexer& indexer = slice_indexer(slice);
+        int failures = 0;
+        for (std::uint64_t i = 0; i < solved.size(); ++i) {
+            const Position p = indexer.position_at(i);
+            for (const Color side : {Color::Black, Color::White}) {
+                const auto mismatch = check_one_ply(p, side, solved.value(i, side), store);
+                if (mismatch && ++failures <= 5) ADD_FAILURE() << slice.to_string() << " " << *mismatch;
+                ++checked;
+            }
+        }
+        EXPECT_EQ(failures, 0) << slice.to_string();
+    }
+    EXPECT_GT(checked, 0u);
+}
+
+TEST(GenerateSolve, OneThreadGivesTheSameSolution) {
+    const SolutionStore& store = solved_store();
+    // Re-solve every slice with one thread, reading the smaller slices from the two-thread store.
+    for (const SliceId slice : store.slices()) {
+        const SolvedSlice single = SliceSolver(slice, store, {1}).solve();
+        EXPECT_TRUE(single == *store.find(slice)) << slice.to_string();
+    }
+}
+
+TEST(GenerateSolve, RejectsEmptySides) {
+    const SolutionStore store;
+    EXPECT_THROW(SliceSolver(SliceId{0, 0, 1, 1}, store), std::invalid_argument);
+    EXPECT_THROW(SliceSolver(SliceId{6, 0, 1, 1}, store), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace egdb
