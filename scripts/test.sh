@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the GoogleTest suite in a Release build, then the core tests
-# again under AddressSanitizer + UndefinedBehaviorSanitizer. Prints ctest's summary lines.
+# Runs every test of the project:
+#   1. the GoogleTest suite in a Release build (ctest);
+#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, with the exhaustive
+#      cases cut down (EGDB_TEST_QUICK=1);
+#   3. the concurrency tests under ThreadSanitizer.
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
+echo "== Release build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs"
 (cd build && ctest --output-on-failure -j "$jobs")
 
-# Sanitizer build: the same suite with slow, exhaustive cases reduced (EGDB_TEST_QUICK).
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEGDB_SANITIZE=ON \
   -DEGDB_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j "$jobs"
 (cd build-asan && EGDB_TEST_QUICK=1 ctest --output-on-failure -j "$jobs")
+
+echo "== ThreadSanitizer (concurrency tests)"
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEGDB_TSAN=ON \
+  -DEGDB_BUILD_BENCH=OFF >/dev/null
+cmake --build build-tsan -j "$jobs" --target egdb_thread_tests
+TSAN_OPTIONS="halt_on_error=1" build-tsan/tests/egdb_thread_tests

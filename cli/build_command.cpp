@@ -1,0 +1,136 @@
+// `egdb build`: solves every slice up to N pieces and writes a native database, resumably.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "cli/command.hpp"
+#include "cli/progress.hpp"
+#include "core/formats/native/solved_slice_io.hpp"
+#include "core/formats/native/verify_database.hpp"
+#include "core/generate/build_driver.hpp"
+#include "core/generate/solution_store.hpp"
+
+namespace egdb::cli {
+namespace {
+
+constexpr const char* kBuildHelp =
+    "usage: egdb build --pieces N --out DIR [--threads T] [--kinds wld,dtw,mtc] [--no-verify]\n"
+    "                  [--zstd-level L]\n"
+    "Solves every endgame with at most N pieces (at most 5 a side) by retrograde analysis and\n"
+    "writes one native file per slice to DIR (docs/native-format.md). A slice file appears only\n"
+    "when it is complete, so an interrupted build resumes where it stopped when run again.\n"
+    "The build ends with 'egdb verify' on what it built unless --no-verify is given.\n"
+    "  --threads T   worker threads (default: all cores)\n"
+    "  --kinds K     value kinds to store, comma-separated (default wld,dtw,mtc)\n";
+
+native::ValueKinds parse_kinds(std::string_view text) {
+    native::ValueKinds k{false, false, false};
+    std::stringstream ss{std::string(text)};
+    for (std::string item; std::getline(ss, item, ',');) {
+        if (item == "wld") k.wld = true;
+        else if (item == "dtw") k.dtw = true;
+        else if (item == "mtc") k.mtc = true;
+        else throw UsageError("unknown value kind \"" + item + "\" in --kinds (expected wld, dtw, mtc)");
+    }
+    if (!k.wld) throw UsageError("--kinds must include wld (DTW and MTC are read together with WLD)");
+    return k;
+}
+
+int default_threads() {
+    const unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : static_cast<int>(n);
+}
+
+}  // namespace
+
+int run_verify_report(const std::filesystem::path& dir, int threads);
+
+int run_build(Args args) {
+    if (wants_help(args)) {
+        std::cout << kBuildHelp;
+        return kExitOk;
+    }
+    int pieces = 0;
+    std::filesystem::path out;
+    int threads = default_threads();
+    native::SolvedWriteOptions write_options;
+    bool verify = true;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view a = args[i];
+        auto value = [&]() -> std::string_view {
+            if (i + 1 >= args.size()) throw UsageError(std::string(a) + " needs a value\n" + kBuildHelp);
+            return args[++i];
+        };
+        if (a == "--pieces") pieces = static_cast<int>(parse_integer(value(), "--pieces", 2, 2 * kMaxPiecesPerSide));
+        else if (a == "--out") out = std::string(value());
+        else if (a == "--threads") threads = static_cast<int>(parse_integer(value(), "--threads", 1, 256));
+        else if (a == "--kinds") write_options.kinds = parse_kinds(value());
+        else if (a == "--zstd-level") write_options.format.zstd_level = static_cast<int>(parse_integer(value(), "--zstd-level", 1, 22));
+        else if (a == "--no-verify") verify = false;
+        else throw UsageError("unexpected argument \"" + std::string(a) + "\"\n" + kBuildHelp);
+    }
+    if (pieces == 0 || out.empty()) throw UsageError(std::string("--pieces and --out are required\n") + kBuildHelp);
+    write_options.threads = threads;
+
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) throw std::runtime_error("cannot create output directory " + out.string() + ": " + ec.message());
+    // Leftovers of an interrupted write are never valid files; remove them.
+    for (const auto& entry : std::filesystem::directory_iterator(out)) {
+        if (entry.path().extension() == ".tmp") std::filesystem::remove(entry.path());
+    }
+
+    const std::vector<SliceId> order = build_order(pieces);
+    std::uint64_t total_positions = 0;
+    for (SliceId s : order) total_positions += slice_size(s);
+    SolutionStore store;
+    Progress progress("build", total_positions);
+    const auto start = std::chrono::steady_clock::now();
+
+    // Resume: finished slice files are loaded instead of solved again (smaller slices first, as
+    // restoring a slice reads the slices its captures lead to).
+    for (SliceId s : order) {
+        const auto path = out / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        if (!std::filesystem::exists(path)) continue;
+        try {
+            const native::SliceFileReader file(path);
+            if (!native::can_restore(file)) continue;
+            const auto t0 = std::chrono::steady_clock::now();
+            store.add(native::restore_solved_slice(file, store, threads));
+            progress.item_done(s.to_string(), slice_size(s),
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                               "resumed from " + path.filename().string());
+        } catch (const std::exception& e) {
+            std::cerr << "egdb build: " << e.what() << "; solving slice " << s.to_string() << " again\n";
+        }
+    }
+
+    std::uint64_t bytes = 0;
+    BuildOptions options;
+    options.threads = threads;
+    options.on_slice_done = [&](const SliceProgress& p) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const native::WrittenSlice w = native::write_solved_slice(out, *p.solved, write_options);
+        bytes += w.file_bytes;
+        const double write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        char extra[160];
+        std::snprintf(extra, sizeof extra, "solve %.2f s, write %.2f s, %.3f WLD bits/position", p.seconds, write_seconds,
+                      8.0 * static_cast<double>(w.wld_bytes) / (2.0 * static_cast<double>(p.positions)));
+        progress.item_done(p.slice.to_string(), p.positions, p.seconds + write_seconds, extra);
+    };
+    solve_slices(pieces, store, options);
+    progress.finish();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("built %zu slices (%llu positions, both sides to move) in %.1f s into %s; peak memory %.0f MiB\n",
+                order.size(), static_cast<unsigned long long>(total_positions), seconds, out.string().c_str(),
+                peak_memory_mib());
+    std::fflush(stdout);
+    if (!verify) return kExitOk;
+    return run_verify_report(out, threads);
+}
+
+}  // namespace egdb::cli

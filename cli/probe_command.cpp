@@ -1,0 +1,213 @@
+// `egdb probe` and `egdb info` on a native database directory.
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "core/formats/native/native_database.hpp"
+#include "core/notation/fen.hpp"
+#include "core/notation/pdn_move.hpp"
+#include "core/probe/ranked_moves.hpp"
+#include "core/rules/movegen.hpp"
+
+namespace egdb::cli {
+namespace {
+
+constexpr const char* kProbeHelp =
+    "usage: egdb probe --db DIR [--json] [--pv] [--cache-mb M] FEN... | -\n"
+    "Prints, per position, one line:\n"
+    "  <fen> wld=<win|loss|draw> dtw=<plies|-> mtc=<plies|-> best=<pdn-move|->\n"
+    "Values are for the side to move, distances in plies, captures resolved. '-' reads FENs from\n"
+    "stdin, one per line. --json prints one JSON object per line instead:\n"
+    "  {\"fen\": ..., \"wld\": \"win\"|\"loss\"|\"draw\", \"dtw\": <int>|null, \"mtc\": <int>|null,\n"
+    "   \"best\": <pdn-move>|null}\n"
+    "--pv adds the principal variation (best moves to the end of the game, by DTW): pv=<moves>,\n"
+    "or \"pv\": [...] in JSON.\n";
+
+const char* wld_name(WldValue v) { return v == WldValue::Win ? "win" : v == WldValue::Loss ? "loss" : "draw"; }
+
+struct ProbeLine {
+    std::string fen;
+    std::string wld;
+    std::optional<int> dtw, mtc;
+    std::optional<std::string> best;
+    std::vector<std::string> pv;
+};
+
+ProbeLine probe_one(const native::NativeDatabase& db, const FenPosition& fp, bool want_pv) {
+    const bool has_dtw = db.has_kind(native::ValueKind::Dtw);
+    const bool has_mtc = db.has_kind(native::ValueKind::Mtc);
+    const PositionValue v = db.value(fp.position, fp.side_to_move);
+    ProbeLine line;
+    line.fen = to_fen(fp.position, fp.side_to_move);
+    line.wld = wld_name(v.wld);
+    if (v.wld != WldValue::Draw) {
+        if (has_dtw) line.dtw = v.dtw;
+        if (has_mtc) line.mtc = v.mtc;
+    }
+    const DistanceKind kind = has_dtw ? DistanceKind::Dtw : has_mtc ? DistanceKind::Mtc : DistanceKind::None;
+    const auto ranked = ranked_moves(fp.position, fp.side_to_move, db, kind);
+    if (!ranked.empty()) {
+        MoveListWithPaths list;
+        generate_moves(fp.position, fp.side_to_move, list);
+        for (int i = 0; i < list.size(); ++i) {
+            if (list[i] == ranked.front().move) line.best = move_to_pdn(fp.position, fp.side_to_move, list, i);
+        }
+    }
+    if (want_pv && has_dtw && v.wld != WldValue::Draw) {
+        // Follow DTW-best moves; each ply lowers DTW by one, so this ends when the game does.
+        FenPosition p = fp;
+        for (int ply = 0; ply < v.dtw; ++ply) {
+            const auto moves = ranked_moves(p.position, p.side_to_move, db, DistanceKind::Dtw);
+            if (moves.empty()) break;
+            MoveListWithPaths list;
+            generate_moves(p.position, p.side_to_move, list);
+            for (int i = 0; i < list.size(); ++i) {
+                if (list[i] == moves.front().move) line.pv.push_back(move_to_pdn(p.position, p.side_to_move, list, i));
+            }
+            p = {apply_move(p.position, p.side_to_move, moves.front().move), opposite(p.side_to_move)};
+        }
+    }
+    return line;
+}
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string format_line(const ProbeLine& l, bool json, bool want_pv) {
+    std::ostringstream o;
+    if (json) {
+        o << "{\"fen\": " << json_string(l.fen) << ", \"wld\": \"" << l.wld << "\", \"dtw\": "
+          << (l.dtw ? std::to_string(*l.dtw) : "null") << ", \"mtc\": " << (l.mtc ? std::to_string(*l.mtc) : "null")
+          << ", \"best\": " << (l.best ? json_string(*l.best) : "null");
+        if (want_pv) {
+            o << ", \"pv\": [";
+            for (std::size_t i = 0; i < l.pv.size(); ++i) o << (i ? ", " : "") << json_string(l.pv[i]);
+            o << "]";
+        }
+        o << "}";
+    } else {
+        o << l.fen << " wld=" << l.wld << " dtw=" << (l.dtw ? std::to_string(*l.dtw) : "-")
+          << " mtc=" << (l.mtc ? std::to_string(*l.mtc) : "-") << " best=" << (l.best ? *l.best : "-");
+        if (want_pv) {
+            o << " pv=";
+            if (l.pv.empty()) o << "-";
+            for (std::size_t i = 0; i < l.pv.size(); ++i) o << (i ? "," : "") << l.pv[i];
+        }
+    }
+    return o.str();
+}
+
+}  // namespace
+
+int run_probe(Args args) {
+    if (wants_help(args)) {
+        std::cout << kProbeHelp;
+        return kExitOk;
+    }
+    std::filesystem::path dir;
+    bool json = false, want_pv = false, from_stdin = false;
+    std::size_t cache_mb = 64;
+    std::vector<std::string> fens;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view a = args[i];
+        if (a == "--db" && i + 1 < args.size()) dir = std::string(args[++i]);
+        else if (a == "--json") json = true;
+        else if (a == "--pv") want_pv = true;
+        else if (a == "--cache-mb" && i + 1 < args.size()) cache_mb = static_cast<std::size_t>(parse_integer(args[++i], "--cache-mb", 1, 1 << 20));
+        else if (a == "-") from_stdin = true;
+        else if (a.starts_with("--")) throw UsageError("unexpected option \"" + std::string(a) + "\"\n" + kProbeHelp);
+        else fens.emplace_back(a);
+    }
+    if (dir.empty()) throw UsageError(std::string("missing --db DIR\n") + kProbeHelp);
+    // Inputs are numbered as the user sees them: arguments first, then stdin lines.
+    std::vector<std::pair<std::string, std::string>> inputs;  // (where, text)
+    for (std::size_t i = 0; i < fens.size(); ++i) inputs.emplace_back("argument " + std::to_string(i + 1), fens[i]);
+    if (from_stdin) {
+        std::size_t n = 0;
+        for (std::string line; std::getline(std::cin, line);) {
+            ++n;
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            if (line.find_first_not_of(" \t") == std::string::npos) continue;
+            inputs.emplace_back("line " + std::to_string(n), line);
+        }
+    }
+    if (inputs.empty()) throw UsageError(std::string("no FEN given\n") + kProbeHelp);
+    std::vector<FenPosition> positions;
+    for (const auto& [where, text] : inputs) {
+        try {
+            positions.push_back(parse_fen(text));
+        } catch (const FenError& e) {
+            throw UsageError(where + ": " + e.what());
+        }
+    }
+    const native::NativeDatabase db(dir, native::OpenOptions{cache_mb});
+    std::string out;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const Material m = material_of(positions[i].position);
+        if (m.black() > kMaxPiecesPerSide || m.white() > kMaxPiecesPerSide || m.total() > db.max_pieces()) {
+            throw UsageError(inputs[i].first + ": position has " + std::to_string(m.black()) + " black and " +
+                             std::to_string(m.white()) + " white pieces; the database in " + dir.string() +
+                             " holds every position of up to " + std::to_string(db.max_pieces()) + " pieces");
+        }
+        try {
+            out += format_line(probe_one(db, positions[i], want_pv), json, want_pv);
+        } catch (const native::MissingSliceError& e) {
+            throw UsageError(inputs[i].first + ": " + e.what());
+        }
+        out += '\n';
+    }
+    std::cout << out;
+    return kExitOk;
+}
+
+int run_info(Args args) {
+    constexpr const char* kHelp =
+        "usage: egdb info --db DIR\n"
+        "Lists the slices of a native database: positions, file size, and bits per position of\n"
+        "each value kind (compressed pages over both sides to move).\n";
+    if (wants_help(args)) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    if (args.size() != 2 || args[0] != "--db") throw UsageError(std::string("expected --db DIR\n") + kHelp);
+    const native::NativeDatabase db{std::filesystem::path(std::string(args[1]))};
+    std::printf("%s: native egdb database, complete up to %d pieces\n", db.directory().string().c_str(),
+                db.max_pieces());
+    std::printf("%-6s %16s %12s %9s %9s %9s %8s %8s\n", "slice", "positions", "file bytes", "wld b/p", "dtw b/p",
+                "mtc b/p", "max dtw", "max mtc");
+    std::uint64_t total_positions = 0, total_bytes = 0;
+    std::uint64_t kind_bytes[3] = {0, 0, 0};
+    for (const native::SliceFileReader* f : db.files()) {
+        std::uint64_t bytes[3] = {0, 0, 0};
+        std::uint32_t max_value[3] = {0, 0, 0};
+        for (const native::SectionDescriptor& d : f->sections()) {
+            bytes[static_cast<int>(d.kind)] += d.pages_bytes;
+            max_value[static_cast<int>(d.kind)] = std::max(max_value[static_cast<int>(d.kind)], d.max_value);
+        }
+        // Bits per position over both sides to move (a symmetric slice stores one side for both).
+        const double both_sides = 2.0 * static_cast<double>(f->positions());
+        std::printf("%-6s %16llu %12llu %9.4f %9.4f %9.4f %8u %8u\n", f->slice().to_string().c_str(),
+                    static_cast<unsigned long long>(f->positions()), static_cast<unsigned long long>(f->file_size()),
+                    8.0 * static_cast<double>(bytes[0]) / both_sides, 8.0 * static_cast<double>(bytes[1]) / both_sides,
+                    8.0 * static_cast<double>(bytes[2]) / both_sides, max_value[1], max_value[2]);
+        total_positions += f->positions();
+        total_bytes += f->file_size();
+        for (int k = 0; k < 3; ++k) kind_bytes[k] += bytes[k];
+    }
+    const double both = 2.0 * static_cast<double>(total_positions);
+    std::printf("%-6s %16llu %12llu %9.4f %9.4f %9.4f\n", "total", static_cast<unsigned long long>(total_positions),
+                static_cast<unsigned long long>(total_bytes), 8.0 * static_cast<double>(kind_bytes[0]) / both,
+                8.0 * static_cast<double>(kind_bytes[1]) / both, 8.0 * static_cast<double>(kind_bytes[2]) / both);
+    return kExitOk;
+}
+
+}  // namespace egdb::cli

@@ -1,0 +1,126 @@
+#include "core/formats/native/native_database.hpp"
+
+#include <regex>
+#include <string>
+
+#include "core/generate/one_ply_check.hpp"
+#include "core/rules/movegen.hpp"
+
+namespace egdb::native {
+
+NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptions options)
+    : directory_(directory), cache_(options.cache_mb * 1024 * 1024) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(directory, ec)) {
+        throw FileError("cannot open database directory " + directory.string() + ": not a directory");
+    }
+    const std::regex name_pattern(R"(slice-([0-9])([0-9])([0-9])([0-9])\.egdb)");
+    std::uint64_t owner = 0;
+    int found = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+        const std::string name = entry.path().filename().string();
+        std::smatch m;
+        if (!std::regex_match(name, m, name_pattern)) continue;
+        auto file = std::make_unique<SliceFileReader>(entry.path());
+        const SliceId named{m[1].str()[0] - '0', m[2].str()[0] - '0', m[3].str()[0] - '0', m[4].str()[0] - '0'};
+        if (!(file->slice() == named) || !is_canonical(named)) {
+            throw CorruptFileError(entry.path().string() + ": holds slice " + file->slice().to_string() +
+                                   ", which does not match its name or is not canonical");
+        }
+        SliceEntry& e = slices_[slot_of(named)];
+        e.indexer = std::make_unique<SliceIndexer>(named);
+        e.owner_base = owner;
+        owner += 8;
+        e.file = std::move(file);
+        ++found;
+    }
+    if (found == 0) {
+        throw std::invalid_argument("no egdb slice files (slice-*.egdb) in " + directory.string());
+    }
+    // max_pieces: every canonical slice of each total up to it must be there with WLD.
+    for (int n = 2; n <= 2 * kMaxPiecesPerSide; ++n) {
+        bool complete = true;
+        for (int nb = 1; nb <= kMaxPiecesPerSide && complete; ++nb) {
+            const int nw = n - nb;
+            if (nw < 1 || nw > kMaxPiecesPerSide) continue;
+            for (int nbk = 0; nbk <= nb && complete; ++nbk) {
+                for (int nwk = 0; nwk <= nw && complete; ++nwk) {
+                    const SliceId s{nb - nbk, nbk, nw - nwk, nwk};
+                    if (!is_canonical(s)) continue;
+                    const SliceEntry* e = file_of(s);
+                    complete = e != nullptr && e->file->find_section(ValueKind::Wld, Color::Black) >= 0;
+                }
+            }
+        }
+        if (!complete) break;
+        max_pieces_ = n;
+    }
+}
+
+const NativeDatabase::SliceEntry* NativeDatabase::file_of(SliceId canonical) const noexcept {
+    if (!is_indexable(canonical)) return nullptr;
+    const SliceEntry& e = slices_[slot_of(canonical)];
+    return e.file ? &e : nullptr;
+}
+
+bool NativeDatabase::has_kind(ValueKind kind) const noexcept {
+    for (const SliceEntry& e : slices_) {
+        if (e.file && e.file->find_section(kind, Color::Black) >= 0) return true;
+    }
+    return false;
+}
+
+std::vector<const SliceFileReader*> NativeDatabase::files() const {
+    std::vector<const SliceFileReader*> out;
+    for (const SliceEntry& e : slices_) {
+        if (e.file) out.push_back(e.file.get());
+    }
+    return out;
+}
+
+std::uint32_t NativeDatabase::read_value(const SliceEntry& entry, int section, std::uint64_t index) const {
+    const SectionDescriptor& d = entry.file->sections()[static_cast<std::size_t>(section)];
+    const std::uint64_t page = index / d.positions_per_page;
+    const std::uint64_t offset = index % d.positions_per_page;
+    const PageRef ref = entry.file->page(section, page);
+    if (ref.size == 0) return ref.crc_or_value;  // constant page: no cache, no decompression
+    return cache_.access(
+        PageKey{entry.owner_base + static_cast<std::uint64_t>(section), page},
+        [&](std::vector<std::byte>& out) { entry.file->load_page(section, page, out); },
+        [&](std::span<const std::byte> bytes) { return packed_value(bytes, d.value_bits, offset); });
+}
+
+std::optional<std::uint32_t> NativeDatabase::stored(ValueKind kind, const Position& position,
+                                                    Color side_to_move) const {
+    const LookupKey key = lookup_key(position, side_to_move);
+    const SliceEntry* entry = file_of(key.slice);
+    if (entry == nullptr) return std::nullopt;
+    const int section = entry->file->find_section(kind, key.side_to_move);
+    if (section < 0) return std::nullopt;
+    return read_value(*entry, section, entry->indexer->index_of(key.position));
+}
+
+PositionValue NativeDatabase::value(const Position& position, Color side_to_move) const {
+    if (const auto v = empty_side_value(position, side_to_move)) return *v;
+    if (has_capture(position, side_to_move)) return value_from_successors(position, side_to_move, *this);
+    const LookupKey key = lookup_key(position, side_to_move);
+    const SliceEntry* entry = file_of(key.slice);
+    const int wld_section = entry ? entry->file->find_section(ValueKind::Wld, key.side_to_move) : -1;
+    if (wld_section < 0) {
+        throw MissingSliceError("the database in " + directory_.string() + " has no slice " +
+                                key.slice.to_string());
+    }
+    const std::uint64_t index = entry->indexer->index_of(key.position);
+    const std::uint32_t wld = read_value(*entry, wld_section, index);
+    if (wld == kStoredDraw) return {WldValue::Draw, 0, 0};
+    PositionValue v{wld == kStoredWin ? WldValue::Win : WldValue::Loss, 0, 0};
+    if (const int s = entry->file->find_section(ValueKind::Dtw, key.side_to_move); s >= 0) {
+        v.dtw = static_cast<Plies>(read_value(*entry, s, index));
+    }
+    if (const int s = entry->file->find_section(ValueKind::Mtc, key.side_to_move); s >= 0) {
+        v.mtc = static_cast<Plies>(read_value(*entry, s, index));
+    }
+    return v;
+}
+
+}  // namespace egdb::native

@@ -1,0 +1,81 @@
+// A native database directory opened for probing (docs/native-format.md): every slice file is
+// validated when the directory is opened, pages are read through one bounded, thread-safe page
+// cache, and positions where the side to move must capture (stored as "don't care") are resolved
+// by the one-ply rule over their successors (core/generate/one_ply_check.hpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "core/cache/page_cache.hpp"
+#include "core/formats/native/slice_file_reader.hpp"
+#include "core/generate/solved_lookup.hpp"
+#include "core/index/slice_indexer.hpp"
+
+namespace egdb::native {
+
+// A position whose slice (or value kind) the database does not hold.
+class MissingSliceError : public std::out_of_range {
+public:
+    using std::out_of_range::out_of_range;
+};
+
+struct OpenOptions {
+    std::size_t cache_mb = 64;  // bound on decompressed pages held in memory
+};
+
+class NativeDatabase final : public SolvedLookup {
+public:
+    // Throws FileError (missing or unreadable directory or file), CorruptFileError (a damaged
+    // slice file), std::invalid_argument (no slice file in the directory).
+    explicit NativeDatabase(const std::filesystem::path& directory, OpenOptions options = {});
+
+    const std::filesystem::path& directory() const noexcept { return directory_; }
+
+    // The largest N such that every canonical slice with at most N pieces (and at most
+    // kMaxPiecesPerSide a side) is present with its WLD sections; 0 if not even 2 pieces are.
+    int max_pieces() const noexcept { return max_pieces_; }
+    bool has_kind(ValueKind kind) const noexcept;
+    bool has_slice(SliceId canonical) const noexcept { return file_of(canonical) != nullptr; }
+    // The file of a canonical slice, or nullptr.
+    const SliceFileReader* file(SliceId canonical) const noexcept {
+        const SliceEntry* e = file_of(canonical);
+        return e ? e->file.get() : nullptr;
+    }
+    std::vector<const SliceFileReader*> files() const;
+
+    // The stored value of a position (after the lookup reversal of section 1.5), without
+    // resolving captures; nullopt when the slice or the section is absent.
+    std::optional<std::uint32_t> stored(ValueKind kind, const Position& position, Color side_to_move) const;
+
+    // The true value of any position of a held slice, captures resolved. DTW and MTC are 0 when
+    // the database has no such sections. Throws MissingSliceError for a slice it does not hold.
+    PositionValue value(const Position& position, Color side_to_move) const override;
+
+    PageCacheStats cache_stats() const { return cache_.stats(); }
+
+private:
+    struct SliceEntry {
+        std::unique_ptr<SliceFileReader> file;
+        std::unique_ptr<SliceIndexer> indexer;
+        std::uint64_t owner_base = 0;  // page-cache owner id of section 0
+    };
+    static constexpr int kCounts = kMaxPiecesPerSide + 1;
+    static constexpr std::size_t slot_of(SliceId s) noexcept {
+        return static_cast<std::size_t>(((s.nbm * kCounts + s.nbk) * kCounts + s.nwm) * kCounts + s.nwk);
+    }
+    const SliceEntry* file_of(SliceId canonical) const noexcept;
+    std::uint32_t read_value(const SliceEntry& entry, int section, std::uint64_t index) const;
+
+    std::filesystem::path directory_;
+    std::array<SliceEntry, kCounts * kCounts * kCounts * kCounts> slices_;
+    int max_pieces_ = 0;
+    mutable PageCache cache_;
+};
+
+}  // namespace egdb::native

@@ -1,0 +1,50 @@
+// The bridge between the generator's in-memory solutions (core/generate/solved_slice.hpp) and
+// native slice files: writing a solved slice with its "don't care" positions marked, and loading
+// a finished file back into memory when a build resumes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+#include "core/formats/native/slice_file_reader.hpp"
+#include "core/formats/native/slice_file_writer.hpp"
+#include "core/generate/solved_lookup.hpp"
+#include "core/generate/solved_slice.hpp"
+
+namespace egdb::native {
+
+struct ValueKinds {
+    bool wld = true;
+    bool dtw = true;
+    bool mtc = true;
+};
+
+struct SolvedWriteOptions {
+    ValueKinds kinds;
+    WriteOptions format;
+    int threads = 1;
+};
+
+struct WrittenSlice {
+    std::uint64_t file_bytes = 0;
+    std::uint64_t wld_bytes = 0;  // compressed WLD pages, both sides
+    std::uint64_t dtw_bytes = 0;
+    std::uint64_t mtc_bytes = 0;
+};
+
+// Writes `solved` (a canonical slice) to `directory`. Positions where the side to move has a
+// capture are "don't care" in every kind, draws in DTW and MTC. A colour-symmetric slice stores
+// Black to move only (section 1.5). Throws FileError on I/O failure.
+WrittenSlice write_solved_slice(const std::filesystem::path& directory, const SolvedSlice& solved,
+                                const SolvedWriteOptions& options);
+
+// True when `file` holds WLD, DTW and MTC for every side a lookup can read, so that a build can
+// resume from it instead of solving the slice again.
+bool can_restore(const SliceFileReader& file);
+
+// Reads a file written by write_solved_slice back into memory. "Don't care" positions get their
+// true values again from their successors in `smaller` (captures lead to smaller slices), and the
+// White side of a colour-symmetric slice is filled by reversal. Requires can_restore(file).
+SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads = 1);
+
+}  // namespace egdb::native

@@ -1,0 +1,44 @@
+// `egdb verify` for native databases: every page's CRC, then every stored position against its
+// successors (the one-ply rule of core/generate/one_ply_check.hpp, for each value kind stored).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/index/slice.hpp"
+
+namespace egdb::native {
+
+struct VerifyProgress {
+    SliceId slice;
+    std::uint64_t positions = 0;  // positions checked in this slice (both stored sides)
+    std::uint64_t mismatches = 0;
+    double seconds = 0;
+    std::size_t slices_done = 0;
+    std::size_t slices_total = 0;
+};
+
+struct VerifyOptions {
+    int threads = 1;
+    std::size_t max_messages = 20;  // mismatches described in full; all are counted
+    std::function<void(const VerifyProgress&)> on_slice_done;
+};
+
+struct VerifyReport {
+    std::uint64_t files = 0;
+    std::uint64_t pages = 0;
+    std::uint64_t bad_pages = 0;
+    std::uint64_t positions_checked = 0;
+    std::uint64_t mismatches = 0;
+    std::vector<std::string> messages;  // bad pages and the first mismatches, with FENs
+
+    bool ok() const noexcept { return bad_pages == 0 && mismatches == 0; }
+};
+
+// Throws what NativeDatabase's constructor throws when the directory cannot be opened at all.
+VerifyReport verify_native_database(const std::filesystem::path& directory, const VerifyOptions& options = {});
+
+}  // namespace egdb::native

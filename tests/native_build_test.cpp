@@ -1,0 +1,162 @@
+// A database built end to end (solver -> native files -> reader), checked against the Kingsrow
+// oracles, the verification pass, interrupted and resumed builds, thread counts and damage.
+// Builds up to 4 pieces (3 in sanitizer builds, EGDB_TEST_QUICK).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/formats/native/native_database.hpp"
+#include "core/formats/native/solved_slice_io.hpp"
+#include "core/formats/native/verify_database.hpp"
+#include "core/generate/build_driver.hpp"
+#include "core/generate/solution_store.hpp"
+#include "core/notation/fen.hpp"
+#include "tests/shared_dir.hpp"
+#include "tests/test_positions.hpp"
+
+namespace egdb {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+    const fs::path p = fs::temp_directory_path() / ("egdb_build_test_" + std::to_string(::getpid())) / name;
+    fs::remove_all(p);
+    fs::create_directories(p);
+    return p;
+}
+
+// Builds every slice up to `pieces` into `dir`; stops (throws) after `stop_after` slices if > 0.
+void build(const fs::path& dir, int pieces, int threads, std::size_t stop_after = 0) {
+    SolutionStore store;
+    BuildOptions options;
+    options.threads = threads;
+    native::SolvedWriteOptions write;
+    write.threads = threads;
+    options.on_slice_done = [&](const SliceProgress& p) {
+        native::write_solved_slice(dir, *p.solved, write);
+        if (stop_after > 0 && p.slices_done >= stop_after) throw std::runtime_error("interrupted");
+    };
+    solve_slices(pieces, store, options);
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+class NativeBuild : public ::testing::Test {
+protected:
+    static int pieces() { return test::quick_mode() ? 3 : 4; }
+    static void SetUpTestSuite() {
+        dir_ = new fs::path(scratch("full"));
+        build(*dir_, pieces(), 2);
+    }
+    static void TearDownTestSuite() {
+        fs::remove_all(dir_->parent_path());
+        delete dir_;
+    }
+    static fs::path* dir_;
+};
+fs::path* NativeBuild::dir_ = nullptr;
+
+TEST_F(NativeBuild, VerificationPasses) {
+    const native::VerifyReport r = native::verify_native_database(*dir_, {.threads = 2});
+    EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages.front());
+    EXPECT_EQ(r.files, build_order(pieces()).size());
+    EXPECT_GT(r.positions_checked, 0U);
+}
+
+TEST_F(NativeBuild, MatchesKingsrowWldOracle) {
+    EGDB_REQUIRE_SHARED_FILE(oracle, "oracles/kingsrow_example_wld.txt");
+    const native::NativeDatabase db(*dir_);
+    EXPECT_EQ(db.max_pieces(), pieces());
+    std::ifstream in(oracle);
+    int checked = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string fen, expected;
+        fields >> fen >> expected;
+        const FenPosition fp = parse_fen(fen);
+        if (material_of(fp.position).total() > pieces()) continue;
+        const WldValue v = db.value(fp.position, fp.side_to_move).wld;
+        EXPECT_EQ(std::string(to_string(v)), expected) << fen;
+        ++checked;
+    }
+    EXPECT_GE(checked, test::quick_mode() ? 18 : 46);
+}
+
+TEST_F(NativeBuild, MatchesKingsrowHighestMtc) {
+    EGDB_REQUIRE_SHARED_FILE(oracle, "oracles/kingsrow_high_mtc.txt");
+    const native::NativeDatabase db(*dir_);
+    std::ifstream in(oracle);
+    int checked = 0;
+    std::string header;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("db", 0) == 0) {
+            header = line;
+            continue;
+        }
+        if (line.empty() || header.empty()) continue;
+        const FenPosition fp = parse_fen(line);
+        const std::string tail = header.substr(header.find("mtc ") + 4);
+        header.clear();
+        if (material_of(fp.position).total() > pieces()) continue;
+        EXPECT_EQ(db.value(fp.position, fp.side_to_move).mtc, std::stoi(tail)) << line;
+        ++checked;
+    }
+    EXPECT_GE(checked, test::quick_mode() ? 1 : 8);
+}
+
+TEST_F(NativeBuild, InterruptedBuildLeavesOnlyCompleteFilesAndResumesToTheSameBytes) {
+    const fs::path dir = scratch("resume");
+    EXPECT_THROW(build(dir, 3, 1, 4), std::runtime_error);
+    std::size_t complete = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        EXPECT_EQ(e.path().extension(), ".egdb") << e.path();
+        EXPECT_NO_THROW(native::SliceFileReader{e.path()}) << e.path();
+        ++complete;
+    }
+    EXPECT_EQ(complete, 4U);
+    // The CLI resumes: it loads the four finished slices and solves the rest.
+    const std::string cmd = "'" + test::cli_path().string() + "' build --pieces 3 --threads 1 --no-verify --out '" +
+                            dir.string() + "' > '" + (dir.parent_path() / "resume.log").string() + "' 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir.parent_path() / "resume.log");
+    EXPECT_NE(slurp(dir.parent_path() / "resume.log").find("resumed"), std::string::npos);
+    const fs::path reference = scratch("reference");
+    build(reference, 3, 2);
+    for (SliceId s : build_order(3)) {
+        const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        EXPECT_EQ(slurp(dir / name), slurp(reference / name)) << name << ": 1 thread resumed vs 2 threads";
+    }
+}
+
+TEST_F(NativeBuild, CorruptPageIsReportedByVerify) {
+    const fs::path dir = scratch("corrupt");
+    for (const auto& e : fs::directory_iterator(*dir_)) fs::copy_file(e.path(), dir / e.path().filename());
+    // The largest file has compressed pages at its end; damage the last byte.
+    fs::path victim;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        if (victim.empty() || fs::file_size(e.path()) > fs::file_size(victim)) victim = e.path();
+    }
+    {
+        std::fstream f(victim, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(-1, std::ios::end);
+        const char c = static_cast<char>(f.get());
+        f.seekp(-1, std::ios::end);
+        f.put(static_cast<char>(c ^ 0x01));
+    }
+    const native::VerifyReport r = native::verify_native_database(dir, {.threads = 1});
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(r.bad_pages, 1U);
+    ASSERT_FALSE(r.messages.empty());
+    EXPECT_NE(r.messages.front().find(victim.filename().string()), std::string::npos) << r.messages.front();
+}
+
+}  // namespace
+}  // namespace egdb
