@@ -1,0 +1,55 @@
+// Opening and probing a Kingsrow database directory of the text-indexed types (RUNLEN, TUN_V1,
+// TUN_V2, MTC): the C++ counterpart of upstream egdb_open / egdb_lookup / egdb_get_pieces
+// (kingsrow-format.md 3.3, 11, 12).
+//
+// Thread safety: lookup() may be called from any number of threads at once on one database; all
+// return what a single thread would. Opening and destruction are not concurrent with lookups.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "core/board/position.hpp"
+#include "core/formats/kingsrow/open_options.hpp"
+#include "core/formats/kingsrow/result.hpp"
+
+namespace egdb::kingsrow {
+
+class Database {
+public:
+    virtual ~Database() = default;
+
+    virtual DbType type() const noexcept = 0;
+    // egdb_get_pieces: maxima over the files present (section 11).
+    virtual int max_pieces() const noexcept = 0;
+    virtual int max_pieces_one_side() const noexcept = 0;
+
+    // egdb_lookup's integer result, for the C ABI and tools: the WldResult or MtcValue code.
+    // Throws CorruptDatabaseError when a block read from disk contradicts its index.
+    virtual int lookup_code(const Position& p, Color side_to_move, Conditional conditional) const = 0;
+};
+
+class WldDatabase : public Database {
+public:
+    // The value of `p` with `side_to_move` to move, or the documented codes of 3.3 when the
+    // database does not hold it. Throws CorruptDatabaseError as lookup_code.
+    virtual WldResult lookup(const Position& p, Color side_to_move, Conditional conditional = Conditional::No) const = 0;
+};
+
+class MtcDatabase : public Database {
+public:
+    virtual MtcValue lookup(const Position& p, Color side_to_move, Conditional conditional = Conditional::No) const = 0;
+};
+
+// Identifies the directory (identify.hpp) and opens it with the effective piece count of 12.1.
+// Throws std::runtime_error ("No egdb found in <dir> ...", naming what was found),
+// TunstallTablesUnavailable (V1/V2 without the tables, the message says how to provide them),
+// FileError, IndexFileError and CorruptDatabaseError.
+std::unique_ptr<Database> open_database(const std::filesystem::path& directory, const OpenOptions& options = {});
+
+// Opens the files of `type` up to `max_pieces` (further limited by the maxpieces option),
+// whatever identification says: for directories holding several types.
+std::unique_ptr<Database> open_database(const std::filesystem::path& directory, DbType type, int max_pieces,
+                                        const OpenOptions& options = {});
+
+}  // namespace egdb::kingsrow

@@ -1,0 +1,43 @@
+// Which files make up a Kingsrow database of each type and what each holds
+// (kingsrow-format.md section 3.1): `db<n>` files hold every canonical slice with n pieces,
+// `db<n>-<nbm><nbk><nwm><nwk>` files hold one slice.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/formats/kingsrow/result.hpp"
+#include "core/index/slice.hpp"
+
+namespace egdb::kingsrow {
+
+struct FormatTraits {
+    DbType type = DbType::WldTunV2;
+    std::string_view index_extension;  // ".idx1"
+    std::string_view data_extension;   // ".cpr1"
+    int max_per_count_pieces = 0;      // db2 .. db<this> hold a whole piece count
+    int max_pieces = 0;                // MAXPIECES: the most pieces the driver reads
+    int index_unit = 0;                // bytes of the file blocks the text index lists (0: binary index)
+};
+
+// Throws std::invalid_argument for EGDB_WLD_HUFFMAN, which has no files.
+const FormatTraits& traits_of(DbType type);
+
+struct DbFile {
+    std::string base_name;  // "db4", "db6-3030"
+    int pieces = 0;
+    bool per_piece_count = false;
+    std::vector<SliceId> slices;  // the canonical slices it holds, in the driver's order
+
+    std::string index_name(const FormatTraits& t) const { return base_name + std::string(t.index_extension); }
+    std::string data_name(const FormatTraits& t) const { return base_name + std::string(t.data_extension); }
+};
+
+// The files the driver tries for pieces 2 .. min(max_pieces, MAXPIECES), in its order.
+std::vector<DbFile> database_files(DbType type, int max_pieces);
+
+// The base name of the file holding a canonical slice.
+std::string file_base_name(DbType type, SliceId slice);
+
+}  // namespace egdb::kingsrow

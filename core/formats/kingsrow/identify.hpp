@@ -1,0 +1,56 @@
+// Which Kingsrow database a directory holds (kingsrow-format.md 12.4).
+//
+// 1. Exactly as the driver (egdb_identify): for pieces 9 down to 2, for each row of its table with
+//    that piece count, in table order, if the file exists and its CRC-32 equals the row's value,
+//    the row gives the type and the piece count. Genuine sets are typed this way only, and so are
+//    directories written by egdb's writers, which force the CRC of one identifying file (12.4).
+// 2. Only when no row matches, egdb's own rule for directories it wrote without a forced CRC
+//    (for example when the identifying slice was not written): the highest piece count n with an
+//    index file present among the files of section 3.1 wins; for that n the types are tried in
+//    the order TUN_V2 (".idx1"), TUN_V1 / RUNLEN (".idx": V1 when its first data record carries a
+//    "#vmap" comment, RUNLEN otherwise), DTW (".idx_dtw"), MTC (".idx_mtc").
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/formats/kingsrow/result.hpp"
+
+namespace egdb::kingsrow {
+
+struct IdentificationRow {
+    DbType type;
+    std::string_view file;
+    int pieces;
+    std::uint32_t crc;
+};
+
+// The driver's table of 12.4, in its order.
+std::span<const IdentificationRow> identification_table() noexcept;
+
+enum class IdentifiedBy : std::uint8_t { UpstreamCrcTable, EgdbFallbackRule };
+
+struct Identification {
+    DbType type = DbType::WldTunV2;
+    int max_pieces = 0;
+    IdentifiedBy by = IdentifiedBy::UpstreamCrcTable;
+    std::string file;  // the file that decided it
+};
+
+// Rule 1 only: what upstream egdb_identify returns.
+std::optional<Identification> identify_as_upstream(const std::filesystem::path& directory);
+
+// Rule 1, then rule 2.
+std::optional<Identification> identify(const std::filesystem::path& directory);
+
+// The identification row a writer forces for a database of `type` holding up to `max_pieces`:
+// the first row of the type with the largest piece count <= max_pieces whose file exists in
+// `directory`. nullopt when there is none.
+std::optional<IdentificationRow> identification_row_for(const std::filesystem::path& directory, DbType type,
+                                                        int max_pieces);
+
+}  // namespace egdb::kingsrow

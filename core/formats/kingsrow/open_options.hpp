@@ -1,0 +1,36 @@
+// How a Kingsrow database is opened: the upstream options string (12.1), the cache budget
+// `cache_mb` (12.2), and egdb's own controls over the memory plan.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace egdb::kingsrow {
+
+// Which files are read whole into memory at open ("autoloaded", 12.2).
+enum class AutoloadPolicy : std::uint8_t {
+    AsUpstream,  // the driver's budget rule of 12.2 (MTC: none)
+    All,         // every file
+    None,        // none: every block goes through the LRU cache
+};
+
+struct OpenOptions {
+    std::string options;    // upstream options string, e.g. "maxpieces=6"
+    int cache_mb = 0;       // upstream cache_mb (12.2); small values get the 10 MiB minimum
+    AutoloadPolicy autoload = AutoloadPolicy::AsUpstream;
+    bool preload = true;    // fill the LRU cache at open, as upstream (12.2 item 5)
+    std::function<void(std::string_view)> messages;  // upstream msg_fn: progress and notes
+};
+
+// The `maxpieces` option parsed as the driver does (12.1): find the substring "maxpieces", skip
+// to the next '=', skip blanks, read an integer as atoi does. Anything else in the string is
+// ignored. nullopt when absent; a "maxpieces" without a following '=' counts as absent (upstream
+// would read past the end of the string). Values <= 0 mean "no limit", as upstream.
+std::optional<int> parse_maxpieces_option(std::string_view options) noexcept;
+
+// The piece count to open: min(identified, maxpieces) when maxpieces > 0, else identified.
+int effective_max_pieces(int identified, std::string_view options) noexcept;
+
+}  // namespace egdb::kingsrow

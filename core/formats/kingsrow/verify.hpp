@@ -1,0 +1,46 @@
+// File verification against the published CRC-32 values (kingsrow-format.md 12.5, Appendix A):
+// each file with a published value is reported ok, wrong or missing. Unlike upstream, every type
+// is handled the same way (upstream RUNLEN/MTC always report failure and DTW crashes, 16.7): a
+// type without published values (MTC, DTW) yields an empty report.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/formats/kingsrow/result.hpp"
+
+namespace egdb::kingsrow {
+
+struct ReferenceCrc {
+    std::string_view base_name;  // "db6-3030"
+    std::uint32_t index_crc;
+    std::uint32_t data_crc;
+    bool has_data_crc;           // RUNLEN publishes index CRCs only
+};
+
+// Appendix A for a type (empty for MTC and DTW).
+std::span<const ReferenceCrc> reference_crcs(DbType type) noexcept;
+
+enum class FileStatus : std::uint8_t { Ok, Wrong, Missing };
+
+struct FileCheck {
+    std::string file;  // file name
+    FileStatus status = FileStatus::Ok;
+    std::uint32_t expected = 0;
+    std::uint32_t actual = 0;  // 0 when missing
+};
+
+// Checks, in the driver's file order, every index and data file of `type` with at most
+// `max_pieces` pieces that has a published CRC. `on_file` (optional) is called after each file
+// (for progress), and returning false from it stops the verification.
+std::vector<FileCheck> verify_files(const std::filesystem::path& directory, DbType type, int max_pieces,
+                                    const std::function<bool(const FileCheck&)>& on_file = {});
+
+std::string_view name_of(FileStatus status) noexcept;  // "ok", "wrong", "missing"
+
+}  // namespace egdb::kingsrow
