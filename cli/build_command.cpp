@@ -9,6 +9,7 @@
 
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
+#include "core/formats/kingsrow/solved_export.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/formats/native/verify_database.hpp"
 #include "core/generate/build_driver.hpp"
@@ -19,13 +20,18 @@ namespace {
 
 constexpr const char* kBuildHelp =
     "usage: egdb build --pieces N --out DIR [--threads T] [--kinds wld,dtw,mtc] [--no-verify]\n"
-    "                  [--zstd-level L]\n"
+    "                  [--format native|kingsrow-v2|kingsrow-v1|kingsrow-runlen] [--zstd-level L]\n"
     "Solves every endgame with at most N pieces (at most 5 a side) by retrograde analysis and\n"
     "writes one native file per slice to DIR (docs/native-format.md). A slice file appears only\n"
     "when it is complete, so an interrupted build resumes where it stopped when run again.\n"
     "The build ends with 'egdb verify' on what it built unless --no-verify is given.\n"
     "  --threads T   worker threads (default: all cores)\n"
-    "  --kinds K     value kinds to store, comma-separated (default wld,dtw,mtc)\n";
+    "  --kinds K     value kinds to store, comma-separated (default wld,dtw,mtc)\n"
+    "  --format F    native (default), or Kingsrow files that the Kingsrow driver opens: WLD in\n"
+    "                Tunstall V2 (.idx1/.cpr1), V1 or run-length (.idx/.cpr), with MTC\n"
+    "                (.idx_mtc/.cpr_mtc) and DTW (.idx_dtw/.cpr_dtw) alongside. Kingsrow output is\n"
+    "                written when every slice is solved (no resume); it is then read back and\n"
+    "                compared with the solution.\n";
 
 native::ValueKinds parse_kinds(std::string_view text) {
     native::ValueKinds k{false, false, false};
@@ -49,6 +55,56 @@ int default_threads() {
 
 int run_verify_report(const std::filesystem::path& dir, int threads);
 
+namespace {
+
+// Solves everything in memory, then writes the Kingsrow files and reads them back.
+int run_kingsrow_build(int pieces, const std::filesystem::path& out, int threads, native::ValueKinds kinds,
+                       const std::string& format, bool verify) {
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) throw std::runtime_error("cannot create output directory " + out.string() + ": " + ec.message());
+    const std::vector<SliceId> order = build_order(pieces);
+    std::uint64_t total_positions = 0;
+    for (SliceId s : order) total_positions += slice_size(s);
+    SolutionStore store;
+    Progress progress("solve", total_positions);
+    BuildOptions options;
+    options.threads = threads;
+    options.on_slice_done = [&](const SliceProgress& p) { progress.item_done(p.slice.to_string(), p.positions, p.seconds); };
+    const auto start = std::chrono::steady_clock::now();
+    solve_slices(pieces, store, options);
+    progress.finish();
+    kingsrow::KingsrowExportOptions k;
+    k.wld_type = format == "kingsrow-v2"   ? kingsrow::DbType::WldTunV2
+                 : format == "kingsrow-v1" ? kingsrow::DbType::WldTunV1
+                                           : kingsrow::DbType::WldRunlen;
+    k.wld = kinds.wld;
+    k.mtc = kinds.mtc;
+    k.dtw = kinds.dtw;
+    k.threads = threads;
+    const auto report = kingsrow::write_kingsrow_databases(out, store, order, k);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double positions = 2.0 * static_cast<double>(total_positions);
+    std::printf("wrote %s for %d pieces into %s in %.1f s: WLD %llu bytes (%.4f bits/position), MTC %llu bytes, "
+                "DTW %llu bytes; peak memory %.0f MiB\n",
+                format.c_str(), pieces, out.string().c_str(), seconds,
+                static_cast<unsigned long long>(report.wld.index_bytes + report.wld.data_bytes),
+                8.0 * static_cast<double>(report.wld.index_bytes + report.wld.data_bytes) / positions,
+                static_cast<unsigned long long>(report.mtc.index_bytes + report.mtc.data_bytes),
+                static_cast<unsigned long long>(report.dtw.index_bytes + report.dtw.data_bytes), peak_memory_mib());
+    std::fflush(stdout);
+    if (!verify) return kExitOk;
+    std::uint64_t mismatches = 0, checked = 0;
+    const auto problems = kingsrow::check_kingsrow_export(out, store, order, k, &mismatches, &checked);
+    for (const std::string& p : problems) std::cout << "error: " << p << '\n';
+    std::printf("read back %llu positions through the Kingsrow readers: %llu mismatches: %s\n",
+                static_cast<unsigned long long>(checked), static_cast<unsigned long long>(mismatches),
+                mismatches == 0 ? "OK" : "FAILED");
+    return mismatches == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
 int run_build(Args args) {
     if (wants_help(args)) {
         std::cout << kBuildHelp;
@@ -59,6 +115,7 @@ int run_build(Args args) {
     int threads = default_threads();
     native::SolvedWriteOptions write_options;
     bool verify = true;
+    std::string format = "native";
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view a = args[i];
         auto value = [&]() -> std::string_view {
@@ -71,10 +128,17 @@ int run_build(Args args) {
         else if (a == "--kinds") write_options.kinds = parse_kinds(value());
         else if (a == "--zstd-level") write_options.format.zstd_level = static_cast<int>(parse_integer(value(), "--zstd-level", 1, 22));
         else if (a == "--no-verify") verify = false;
+        else if (a == "--format") {
+            format = std::string(value());
+            if (format != "native" && format != "kingsrow-v2" && format != "kingsrow-v1" && format != "kingsrow-runlen") {
+                throw UsageError("unknown --format \"" + format + "\" (native, kingsrow-v2, kingsrow-v1, kingsrow-runlen)");
+            }
+        }
         else throw UsageError("unexpected argument \"" + std::string(a) + "\"\n" + kBuildHelp);
     }
     if (pieces == 0 || out.empty()) throw UsageError(std::string("--pieces and --out are required\n") + kBuildHelp);
     write_options.threads = threads;
+    if (format != "native") return run_kingsrow_build(pieces, out, threads, write_options.kinds, format, verify);
 
     std::error_code ec;
     std::filesystem::create_directories(out, ec);

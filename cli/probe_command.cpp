@@ -7,6 +7,7 @@
 
 #include "cli/command.hpp"
 #include "core/formats/native/native_database.hpp"
+#include "core/probe/database.hpp"
 #include "core/notation/fen.hpp"
 #include "core/notation/pdn_move.hpp"
 #include "core/probe/ranked_moves.hpp"
@@ -19,7 +20,8 @@ constexpr const char* kProbeHelp =
     "usage: egdb probe --db DIR [--json] [--pv] [--cache-mb M] FEN... | -\n"
     "Prints, per position, one line:\n"
     "  <fen> wld=<win|loss|draw> dtw=<plies|-> mtc=<plies|-> best=<pdn-move|->\n"
-    "Values are for the side to move, distances in plies, captures resolved. '-' reads FENs from\n"
+    "Values are for the side to move, distances in plies, captures resolved. DIR may hold a\n"
+    "native egdb database or Kingsrow files (WLD, with MTC and DTW alongside). '-' reads FENs from\n"
     "stdin, one per line. --json prints one JSON object per line instead:\n"
     "  {\"fen\": ..., \"wld\": \"win\"|\"loss\"|\"draw\", \"dtw\": <int>|null, \"mtc\": <int>|null,\n"
     "   \"best\": <pdn-move>|null}\n"
@@ -36,38 +38,33 @@ struct ProbeLine {
     std::vector<std::string> pv;
 };
 
-ProbeLine probe_one(const native::NativeDatabase& db, const FenPosition& fp, bool want_pv) {
-    const bool has_dtw = db.has_kind(native::ValueKind::Dtw);
-    const bool has_mtc = db.has_kind(native::ValueKind::Mtc);
-    const PositionValue v = db.value(fp.position, fp.side_to_move);
+std::string pdn_of(const Position& pos, Color side, const Move& m) {
+    MoveListWithPaths list;
+    generate_moves(pos, side, list);
+    for (int i = 0; i < list.size(); ++i) {
+        if (list[i] == m) return move_to_pdn(pos, side, list, i);
+    }
+    return {};
+}
+
+ProbeLine probe_one(const Database& db, const FenPosition& fp, bool want_pv) {
     ProbeLine line;
     line.fen = to_fen(fp.position, fp.side_to_move);
-    line.wld = wld_name(v.wld);
-    if (v.wld != WldValue::Draw) {
-        if (has_dtw) line.dtw = v.dtw;
-        if (has_mtc) line.mtc = v.mtc;
+    const WldValue wld = db.wld(fp.position, fp.side_to_move);
+    line.wld = wld_name(wld);
+    if (wld != WldValue::Draw) {
+        if (db.has_dtw()) line.dtw = db.dtw(fp.position, fp.side_to_move);
+        if (db.has_mtc()) line.mtc = db.mtc(fp.position, fp.side_to_move);
     }
-    const DistanceKind kind = has_dtw ? DistanceKind::Dtw : has_mtc ? DistanceKind::Mtc : DistanceKind::None;
-    const auto ranked = ranked_moves(fp.position, fp.side_to_move, db, kind);
-    if (!ranked.empty()) {
-        MoveListWithPaths list;
-        generate_moves(fp.position, fp.side_to_move, list);
-        for (int i = 0; i < list.size(); ++i) {
-            if (list[i] == ranked.front().move) line.best = move_to_pdn(fp.position, fp.side_to_move, list, i);
-        }
-    }
-    if (want_pv && has_dtw && v.wld != WldValue::Draw) {
-        // Follow DTW-best moves; each ply lowers DTW by one, so this ends when the game does.
-        FenPosition p = fp;
-        for (int ply = 0; ply < v.dtw; ++ply) {
-            const auto moves = ranked_moves(p.position, p.side_to_move, db, DistanceKind::Dtw);
-            if (moves.empty()) break;
-            MoveListWithPaths list;
-            generate_moves(p.position, p.side_to_move, list);
-            for (int i = 0; i < list.size(); ++i) {
-                if (list[i] == moves.front().move) line.pv.push_back(move_to_pdn(p.position, p.side_to_move, list, i));
-            }
-            p = {apply_move(p.position, p.side_to_move, moves.front().move), opposite(p.side_to_move)};
+    const auto ranked = db.best_moves(fp.position, fp.side_to_move);
+    if (!ranked.empty()) line.best = pdn_of(fp.position, fp.side_to_move, ranked.front().move);
+    if (want_pv && db.has_dtw() && wld != WldValue::Draw) {
+        Position p = fp.position;
+        Color side = fp.side_to_move;
+        for (const Move& m : db.principal_variation(fp.position, fp.side_to_move, DistanceKind::Dtw)) {
+            line.pv.push_back(pdn_of(p, side, m));
+            p = apply_move(p, side, m);
+            side = opposite(side);
         }
     }
     return line;
@@ -149,18 +146,19 @@ int run_probe(Args args) {
             throw UsageError(where + ": " + e.what());
         }
     }
-    const native::NativeDatabase db(dir, native::OpenOptions{cache_mb});
+    std::unique_ptr<Database> db;
+    try {
+        DatabaseOptions options;
+        options.cache_mb = cache_mb;
+        db = Database::open(dir, options);
+    } catch (const DatabaseError& e) {
+        throw std::runtime_error(e.what());
+    }
     std::string out;
     for (std::size_t i = 0; i < positions.size(); ++i) {
-        const Material m = material_of(positions[i].position);
-        if (m.black() > kMaxPiecesPerSide || m.white() > kMaxPiecesPerSide || m.total() > db.max_pieces()) {
-            throw UsageError(inputs[i].first + ": position has " + std::to_string(m.black()) + " black and " +
-                             std::to_string(m.white()) + " white pieces; the database in " + dir.string() +
-                             " holds every position of up to " + std::to_string(db.max_pieces()) + " pieces");
-        }
         try {
-            out += format_line(probe_one(db, positions[i], want_pv), json, want_pv);
-        } catch (const native::MissingSliceError& e) {
+            out += format_line(probe_one(*db, positions[i], want_pv), json, want_pv);
+        } catch (const LookupNotPossible& e) {
             throw UsageError(inputs[i].first + ": " + e.what());
         }
         out += '\n';

@@ -1,0 +1,42 @@
+// Writes the generator's solved slices as Kingsrow databases (WLD in one of the three WLD
+// formats, MTC, DTW) in one directory, so engines that only read Kingsrow files can use what egdb
+// builds. Positions where the side to move must capture are "don't care" everywhere (Kingsrow
+// stores nothing useful there), draws too for MTC and DTW.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "core/formats/kingsrow/database_writer.hpp"
+#include "core/formats/kingsrow/dtw/dtw_writer.hpp"
+#include "core/generate/solution_store.hpp"
+
+namespace egdb::kingsrow {
+
+struct KingsrowExportOptions {
+    DbType wld_type = DbType::WldTunV2;  // WldRunlen, WldTunV1 or WldTunV2
+    bool wld = true;
+    bool mtc = true;
+    bool dtw = true;
+    int threads = 1;
+};
+
+struct KingsrowExportReport {
+    WriteReport wld;
+    WriteReport mtc;
+    DtwWriteStats dtw;
+};
+
+// Writes every slice of `slices` (canonical, all held by `store`) for the sides a lookup reads.
+KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& directory, const SolutionStore& store,
+                                              const std::vector<SliceId>& slices, const KingsrowExportOptions& options);
+
+// Reads every stored position of the written directory back through the Kingsrow readers and
+// compares it with `store`: WLD codes, MTC as the format stores it (even, rounded up, 1 below
+// the threshold), DTW halved (8.1). Returns descriptions of the first mismatches (empty: all equal)
+// and counts every mismatch in *mismatches.
+std::vector<std::string> check_kingsrow_export(const std::filesystem::path& directory, const SolutionStore& store,
+                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options,
+                                               std::uint64_t* mismatches = nullptr, std::uint64_t* checked = nullptr);
+
+}  // namespace egdb::kingsrow
