@@ -1,0 +1,21 @@
+// `egdb bench probe --db DIR`: lookups per second on random positions of a database, raw (as
+// egdb_lookup) and with search (the true WLD), 1 and 2 threads, with a warm cache and with a
+// cache far smaller than the database, plus bytes per position on disk. Ratios are against the
+// single-thread warm raw lookup measured in the same run.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+
+namespace egdb::bench {
+
+struct ProbeBenchOptions {
+    std::filesystem::path directory;
+    int pieces = 0;          // positions with exactly this many pieces (0: the database's maximum)
+    double seconds = 1.0;    // per row
+    std::size_t small_cache_mb = 1;
+};
+
+void print_probe_benchmark(std::ostream& out, const ProbeBenchOptions& options);
+
+}  // namespace egdb::bench
