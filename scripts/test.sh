@@ -26,3 +26,17 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 
   -DEGDB_TSAN=ON -DEGDB_BUILD_BENCH=OFF >/dev/null
 cmake --build build-tsan -j "$jobs" --target egdb_thread_tests
 TSAN_OPTIONS="halt_on_error=1" build-tsan/tests/egdb_thread_tests
+
+echo "== Python binding: pip install ./python, then pytest (includes the README example, the VBA"
+echo "   declaration check against egdb.h and libegdb.so, and the MinGW-w64 export check)"
+venv=build/venv
+if [[ ! -x $venv/bin/python ]]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.12" numpy pytest
+fi
+CMAKE_BUILD_PARALLEL_LEVEL="$jobs" "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation ./python
+"$venv/bin/python" -m pytest -q -rs python/tests
+
+echo "== Java binding: JNI library, then mvn test (JUnit 5)"
+cmake --build build -j "$jobs" --target egdb_jni
+mvn -B --no-transfer-progress -f java/pom.xml test -Degdb.native.dir="$PWD/build/bindings/java"
