@@ -1,4 +1,5 @@
 // `egdb probe` and `egdb info` on a native database directory.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -170,14 +171,53 @@ int run_probe(Args args) {
 int run_info(Args args) {
     constexpr const char* kHelp =
         "usage: egdb info --db DIR\n"
-        "Lists the slices of a native database: positions, file size, and bits per position of\n"
-        "each value kind (compressed pages over both sides to move).\n";
+        "Native database: the slices, positions, file sizes, and bits per position of each value\n"
+        "kind (compressed pages over both sides to move). Kingsrow set: its type, the kinds it\n"
+        "holds, its files and bits per stored position.\n";
     if (wants_help(args)) {
         std::cout << kHelp;
         return kExitOk;
     }
     if (args.size() != 2 || args[0] != "--db") throw UsageError(std::string("expected --db DIR\n") + kHelp);
-    const native::NativeDatabase db{std::filesystem::path(std::string(args[1]))};
+    const std::filesystem::path dir{std::string(args[1])};
+    bool native_dir = false;
+    if (std::filesystem::is_directory(dir)) {
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            const std::string n = e.path().filename().string();
+            native_dir = native_dir || (n.starts_with("slice-") && n.ends_with(".egdb"));
+        }
+    }
+    if (!native_dir) {
+        // A Kingsrow set: what it holds and its size per stored position (both sides to move).
+        std::unique_ptr<Database> db;
+        try {
+            db = Database::open(dir);
+        } catch (const DatabaseError& e) {
+            throw UsageError(e.what());
+        }
+        std::uint64_t positions = 0;
+        for (SliceId s : all_slices(db->max_pieces())) {
+            if (is_canonical(s)) positions += slice_size(s) * (is_color_symmetric(s) ? 1 : 2);
+        }
+        std::printf("%s: Kingsrow database, %s, up to %d pieces; WLD %s, MTC %s, DTW %s\n", dir.string().c_str(),
+                    to_string(db->type()), db->max_pieces(), db->has_wld() ? "yes" : "no", db->has_mtc() ? "yes" : "no",
+                    db->has_dtw() ? "yes" : "no");
+        std::uint64_t total = 0;
+        std::vector<std::filesystem::path> files;
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            if (e.is_regular_file()) files.push_back(e.path());
+        }
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            const auto bytes = std::filesystem::file_size(f);
+            total += bytes;
+            std::printf("%-24s %12llu bytes\n", f.filename().string().c_str(), static_cast<unsigned long long>(bytes));
+        }
+        std::printf("total %llu bytes, %.4f bits per stored position\n", static_cast<unsigned long long>(total),
+                    8.0 * static_cast<double>(total) / static_cast<double>(positions));
+        return kExitOk;
+    }
+    const native::NativeDatabase db{dir};
     std::printf("%s: native egdb database, complete up to %d pieces\n", db.directory().string().c_str(),
                 db.max_pieces());
     std::printf("%-6s %16s %12s %9s %9s %9s %8s %8s\n", "slice", "positions", "file bytes", "wld b/p", "dtw b/p",

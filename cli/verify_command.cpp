@@ -6,9 +6,57 @@
 
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
+#include "core/formats/kingsrow/verify.hpp"
 #include "core/formats/native/verify_database.hpp"
+#include "core/probe/database.hpp"
 
 namespace egdb::cli {
+
+namespace {
+
+bool is_native_directory(const std::filesystem::path& dir) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string n = e.path().filename().string();
+        if (n.starts_with("slice-") && n.ends_with(".egdb")) return true;
+    }
+    return false;
+}
+
+// A Kingsrow set: every file's CRC-32 against the published table (kingsrow-format.md 12.5,
+// Appendix A), one line per file.
+int verify_kingsrow(const std::filesystem::path& dir) {
+    std::unique_ptr<Database> db;
+    try {
+        db = Database::open(dir);
+    } catch (const DatabaseError& e) {
+        throw UsageError(e.what());
+    }
+    std::vector<std::pair<kingsrow::DbType, int>> types;
+    const int type = static_cast<int>(db->type());
+    if (db->has_wld()) types.emplace_back(static_cast<kingsrow::DbType>(type), db->max_pieces());
+    if (db->has_mtc() && db->type() != DatabaseType::MtcRunlen) types.emplace_back(kingsrow::DbType::MtcRunlen, db->max_pieces());
+    if (db->type() == DatabaseType::MtcRunlen) types.emplace_back(kingsrow::DbType::MtcRunlen, db->max_pieces());
+    std::uint64_t ok = 0, wrong = 0, missing = 0;
+    for (const auto& [t, pieces] : types) {
+        for (const kingsrow::FileCheck& f : kingsrow::verify_files(dir, t, pieces)) {
+            std::printf("%-24s %s", f.file.c_str(), std::string(kingsrow::name_of(f.status)).c_str());
+            if (f.status == kingsrow::FileStatus::Wrong) std::printf(" (crc %08x, published %08x)", f.actual, f.expected);
+            std::printf("\n");
+            (f.status == kingsrow::FileStatus::Ok ? ok : f.status == kingsrow::FileStatus::Wrong ? wrong : missing) += 1;
+        }
+    }
+    std::printf("verify %s: %s, %llu ok, %llu wrong, %llu missing: %s\n", dir.string().c_str(), to_string(db->type()),
+                static_cast<unsigned long long>(ok), static_cast<unsigned long long>(wrong),
+                static_cast<unsigned long long>(missing), wrong + missing == 0 ? "OK" : "FAILED");
+    if (wrong > 0) {
+        std::printf("note: only the published Kingsrow files have these CRCs; a set written by 'egdb build --format"
+                    " kingsrow-*' differs by construction and is checked when it is written (read back in full).\n");
+    }
+    return wrong + missing == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace
 
 int run_verify_report(const std::filesystem::path& dir, int threads) {
     const auto start = std::chrono::steady_clock::now();
@@ -34,9 +82,10 @@ int run_verify_report(const std::filesystem::path& dir, int threads) {
 int run_verify(Args args) {
     constexpr const char* kHelp =
         "usage: egdb verify DIR [--threads T]\n"
-        "Checks every page checksum of a native database, then every stored position against its\n"
-        "successors (WLD, DTW and MTC one-ply consistency). Prints each problem with the position's\n"
-        "FEN. Exit code 0 when everything is consistent, 1 otherwise.\n";
+        "Native database: checks every page checksum, then every stored position against its\n"
+        "successors (WLD, DTW and MTC one-ply consistency), printing each problem with the\n"
+        "position's FEN. Kingsrow set: checks every file's CRC-32 against the published table and\n"
+        "reports each file as ok, wrong or missing. Exit code 0 when all is well, 1 otherwise.\n";
     if (wants_help(args)) {
         std::cout << kHelp;
         return kExitOk;
@@ -54,6 +103,8 @@ int run_verify(Args args) {
         }
     }
     if (dir.empty()) throw UsageError(std::string("missing DIR\n") + kHelp);
+    if (!std::filesystem::is_directory(dir)) throw UsageError("not a directory: " + dir.string());
+    if (!is_native_directory(dir)) return verify_kingsrow(dir);
     return run_verify_report(dir, threads);
 }
 

@@ -118,3 +118,64 @@ TEST(Cli, EverySubcommandHasHelp) {
 
 }  // namespace
 }  // namespace egdb
+
+namespace egdb {
+namespace {
+
+TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
+    const auto root = std::filesystem::temp_directory_path() / ("egdb_cli_db_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root);
+    const std::string native = (root / "native").string(), v2 = (root / "v2").string();
+    RunResult r = run_cli("build --pieces 3 --threads 2 --out '" + native + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("0 mismatches"), std::string::npos) << r.out;
+    r = run_cli("build --pieces 3 --threads 2 --format kingsrow-v2 --out '" + v2 + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("0 mismatches: OK"), std::string::npos) << r.out;
+
+    // The same answers from both directories (MTC only where Kingsrow stores it: 10 plies and up).
+    const std::string fens = "'B:W28:BK26' 'W:W28:BK26' 'B:WK2:B15,30'";
+    const RunResult a = run_cli("probe --db '" + native + "' --pv " + fens);
+    const RunResult b = run_cli("probe --db '" + v2 + "' --pv " + fens);
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_EQ(a.out,
+              "B:W28:BK26 wld=win dtw=5 mtc=3 best=26-31 pv=26-31,28-23,31-13,23-19,13x24\n"
+              "W:W28:BK26 wld=loss dtw=6 mtc=2 best=28-23 pv=28-23,26-31,23-19,31-9,19-14,9x20\n"
+              "B:WK2:B15,30 wld=draw dtw=- mtc=- best=30-34 pv=-\n");
+    EXPECT_EQ(b.out,
+              "B:W28:BK26 wld=win dtw=5 mtc=- best=26-31 pv=26-31,28-23,31-13,23-19,13x24\n"
+              "W:W28:BK26 wld=loss dtw=6 mtc=- best=28-23 pv=28-23,26-31,23-19,31-9,19-14,9x20\n"
+              "B:WK2:B15,30 wld=draw dtw=- mtc=- best=30-34 pv=-\n");
+    const RunResult json = run_cli("probe --db '" + native + "' --json 'B:W28:BK26'");
+    EXPECT_EQ(json.out, "{\"fen\": \"B:W28:BK26\", \"wld\": \"win\", \"dtw\": 5, \"mtc\": 3, \"best\": \"26-31\"}\n");
+
+    // Too many pieces, a bad FEN: exit 2, message, nothing on stdout.
+    r = run_cli("probe --db '" + native + "' 'B:W28:BK26' 'W:W31-50:B1-20'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find("argument 2"), std::string::npos) << r.err;
+    r = run_cli("probe --db '" + native + "' 'B:W28:BK26,'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("argument 1"), std::string::npos) << r.err;
+    r = run_cli("probe --db '" + (root / "nothing").string() + "' 'B:W28:BK26'");
+    EXPECT_NE(r.exit_code, 0);
+
+    r = run_cli("info --db '" + native + "'");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("complete up to 3 pieces"), std::string::npos) << r.out;
+    r = run_cli("info --db '" + v2 + "'");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("EGDB_WLD_TUN_V2, up to 3 pieces"), std::string::npos) << r.out;
+
+    EXPECT_EQ(run_cli("verify '" + native + "'").exit_code, 0);
+    // Our Kingsrow files cannot carry the published CRCs: each file is reported, the set fails.
+    r = run_cli("verify '" + v2 + "'");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find("db3.cpr1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("wrong"), std::string::npos) << r.out;
+    std::filesystem::remove_all(root);
+}
+
+}  // namespace
+}  // namespace egdb
