@@ -1,6 +1,10 @@
 #include "core/formats/native/slice_file_writer.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cerrno>
 #include <memory>
 #include <cstring>
@@ -167,9 +171,28 @@ std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId s
             throw std::invalid_argument("don't-care bitset too short");
         }
     }
-    std::vector<EncodedSection> encoded;
-    encoded.reserve(sections.size());
-    for (const SectionValues& s : sections) encoded.push_back(encode_section(s, positions, options));
+    // Sections are independent: each worker compresses whole sections, taken in turn.
+    std::vector<EncodedSection> encoded(sections.size());
+    {
+        std::atomic<std::size_t> next{0};
+        std::exception_ptr failure;
+        std::mutex failure_mutex;
+        auto work = [&] {
+            for (std::size_t i = next.fetch_add(1); i < sections.size(); i = next.fetch_add(1)) {
+                try {
+                    encoded[i] = encode_section(sections[i], positions, options);
+                } catch (...) {
+                    std::lock_guard lock(failure_mutex);
+                    if (!failure) failure = std::current_exception();
+                }
+            }
+        };
+        std::vector<std::jthread> workers;
+        for (int t = 1; t < std::min<int>(options.threads, static_cast<int>(sections.size())); ++t) workers.emplace_back(work);
+        work();
+        workers.clear();
+        if (failure) std::rethrow_exception(failure);
+    }
 
     const std::size_t header_size = kFixedHeaderSize + kSectionDescriptorSize * sections.size() + 4;
     std::uint64_t offset = header_size;

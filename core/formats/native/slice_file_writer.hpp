@@ -28,6 +28,7 @@ struct WriteOptions {
     int zstd_level = 12;
     std::uint32_t wld_page_positions = 16384;      // 4 KiB packed
     std::uint32_t distance_page_positions = 4096;  // 4 KiB at 8 bits
+    int threads = 1;  // sections are compressed in parallel (the output does not depend on it)
 };
 
 // Writes `directory/slice_file_name(slice)` atomically (temporary file, fsync, rename, directory

@@ -73,7 +73,9 @@ WrittenSlice write_solved_slice(const std::filesystem::path& directory, const So
         }
     }
     WrittenSlice out;
-    out.file_bytes = write_slice_file(directory, slice, sections, options.format);
+    WriteOptions format = options.format;
+    format.threads = std::max(format.threads, options.threads);
+    out.file_bytes = write_slice_file(directory, slice, sections, format);
     const SliceFileReader written(directory / slice_file_name(slice.nbm, slice.nbk, slice.nwm, slice.nwk));
     for (const SectionDescriptor& d : written.sections()) {
         (d.kind == ValueKind::Wld ? out.wld_bytes : d.kind == ValueKind::Dtw ? out.dtw_bytes : out.mtc_bytes) +=
