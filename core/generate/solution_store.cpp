@@ -29,7 +29,7 @@ std::uint64_t SolutionStore::memory_bytes() const noexcept {
 }
 
 PositionValue SolutionStore::value(const Position& position, Color side_to_move) const {
-    if (const auto v = empty_side_value(position, side_to_move)) return *v;
+    if (has_empty_side(position)) return *empty_side_value(position, side_to_move);
     // Both colours of a canonical slice are stored, so only non-canonical slices are reversed.
     const SliceId slice = slice_of(position);
     const bool reverse = !is_canonical(slice);

@@ -31,4 +31,9 @@ namespace egdb {
 // kWinningConversionPlies for a man move) and has lost otherwise.
 std::optional<PositionValue> empty_side_value(const Position& position, Color side_to_move) noexcept;
 
+// True when a side has no piece: the only case empty_side_value answers. Lookup loops test this
+// first and call empty_side_value only then (a std::optional returned on every lookup costs a
+// store-to-load stall in the hot path).
+constexpr bool has_empty_side(const Position& position) noexcept { return position.black == 0 || position.white == 0; }
+
 }  // namespace egdb
