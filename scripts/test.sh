@@ -3,26 +3,35 @@
 #   1. the GoogleTest suite in a Release build (ctest);
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, with the exhaustive
 #      cases cut down (EGDB_TEST_QUICK=1);
-#   3. the concurrency tests under ThreadSanitizer.
+#   3. the concurrency tests under ThreadSanitizer;
+#   4. the Python package (pip install ./python, then pytest: includes the README example, the VBA
+#      declaration check and the MinGW-w64 export check) and the Java binding (mvn test).
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
+# ccache lets the Python package build (a second CMake build of the same sources) reuse the
+# objects of the Release build.
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export SKBUILD_CMAKE_ARGS="-DCMAKE_C_COMPILER_LAUNCHER=ccache;-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+fi
 
 echo "== Release build and tests"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
 cmake --build build -j "$jobs"
 (cd build && ctest --output-on-failure -j "$jobs")
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
 # -O1 without debug information: sanitizer builds are about checking, and compile time counts.
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
+cmake -S . -B build-asan -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
   -DEGDB_SANITIZE=ON -DEGDB_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j "$jobs"
 (cd build-asan && EGDB_TEST_QUICK=1 ctest --output-on-failure -j "$jobs")
 
 echo "== ThreadSanitizer (concurrency tests)"
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
+cmake -S . -B build-tsan -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
   -DEGDB_TSAN=ON -DEGDB_BUILD_BENCH=OFF >/dev/null
 cmake --build build-tsan -j "$jobs" --target egdb_thread_tests
 TSAN_OPTIONS="halt_on_error=1" build-tsan/tests/egdb_thread_tests
