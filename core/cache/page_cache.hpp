@@ -1,6 +1,11 @@
 // A bounded, thread-safe cache of decompressed database pages shared by all the files of a
-// database handle. It is split into shards, each an LRU list under its own mutex, so lookups from
-// several threads rarely contend; memory is bounded by the byte budget given at construction.
+// database handle. It is split into shards, each under its own mutex, so lookups from several
+// threads rarely contend; memory is bounded by the byte budget given at construction.
+//
+// The hit path is what probing speed depends on, so a shard is two flat arrays: an
+// open-addressing index (key -> slot, linear probing) and the slots themselves. Replacement is
+// CLOCK (a referenced bit per slot, a sweeping hand) rather than an LRU list: a hit only sets a
+// bit instead of relinking list nodes scattered over the heap.
 //
 // Callers read a cached page inside a callback while the shard lock is held, which avoids
 // reference counting on the hot path; the callbacks must be short (extract a value, no I/O).
@@ -9,11 +14,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <list>
 #include <mutex>
 #include <optional>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace egdb {
@@ -33,8 +36,9 @@ struct PageCacheStats {
 
 class PageCache {
 public:
-    // `capacity_bytes` bounds the bytes of cached pages (at least one page per shard is kept).
-    explicit PageCache(std::size_t capacity_bytes, std::size_t shards = 16);
+    // `capacity_bytes` bounds the bytes of cached pages (each shard keeps at least one page).
+    // `typical_page_bytes` sizes the slot arrays (pages may be larger or smaller).
+    explicit PageCache(std::size_t capacity_bytes, std::size_t shards = 16, std::size_t typical_page_bytes = 4096);
     PageCache(const PageCache&) = delete;
     PageCache& operator=(const PageCache&) = delete;
 
@@ -45,19 +49,18 @@ public:
         Shard& shard = shard_of(key);
         {
             std::lock_guard lock(shard.mutex);
-            if (auto it = shard.index.find(key); it != shard.index.end()) {
-                shard.lru.splice(shard.lru.begin(), shard.lru, it->second);
+            if (const std::uint32_t slot = shard.find(key); slot != kNone) {
                 hits_.fetch_add(1, std::memory_order_relaxed);
-                return read(std::span<const std::byte>(it->second->data));
+                return read(shard.touch(slot));
             }
         }
         misses_.fetch_add(1, std::memory_order_relaxed);
         std::vector<std::byte> data;
         load(data);
         std::lock_guard lock(shard.mutex);
-        auto it = shard.index.find(key);
-        if (it == shard.index.end()) it = insert(shard, key, std::move(data));
-        return read(std::span<const std::byte>(it->second->data));
+        std::uint32_t slot = shard.find(key);
+        if (slot == kNone) slot = shard.insert(key, std::move(data));
+        return read(shard.touch(slot));
     }
 
     // Calls read on the page only if it is cached (conditional lookups); nullopt otherwise.
@@ -66,40 +69,62 @@ public:
         -> std::optional<decltype(read(std::span<const std::byte>()))> {
         Shard& shard = shard_of(key);
         std::lock_guard lock(shard.mutex);
-        auto it = shard.index.find(key);
-        if (it == shard.index.end()) return std::nullopt;
-        shard.lru.splice(shard.lru.begin(), shard.lru, it->second);
+        const std::uint32_t slot = shard.find(key);
+        if (slot == kNone) return std::nullopt;
         hits_.fetch_add(1, std::memory_order_relaxed);
-        return read(std::span<const std::byte>(it->second->data));
+        return read(shard.touch(slot));
     }
 
     PageCacheStats stats() const;
     std::size_t capacity_bytes() const noexcept { return capacity_bytes_; }
 
 private:
-    struct Entry {
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFU;
+
+    static std::uint64_t hash_of(const PageKey& k) noexcept {
+        std::uint64_t h = k.owner * 0x9E3779B97F4A7C15ULL ^ (k.page + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+        return h ^ (h >> 29);
+    }
+
+    struct Slot {
         PageKey key;
+        bool used = false;
+        bool referenced = false;
         std::vector<std::byte> data;
     };
-    struct KeyHash {
-        std::size_t operator()(const PageKey& k) const noexcept {
-            return static_cast<std::size_t>((k.owner * 0x9E3779B97F4A7C15ULL) ^ (k.page * 0xC2B2AE3D27D4EB4FULL));
+
+    class Shard {
+    public:
+        void init(std::size_t capacity_bytes, std::size_t slots);
+        std::uint32_t find(const PageKey& key) const noexcept;
+        std::span<const std::byte> touch(std::uint32_t slot) noexcept {
+            Slot& s = slots_[slot];
+            s.referenced = true;
+            return s.data;
         }
-    };
-    struct Shard {
+        std::uint32_t insert(const PageKey& key, std::vector<std::byte> data);
+        std::size_t pages() const noexcept { return pages_; }
+        std::size_t bytes() const noexcept { return bytes_; }
+
         mutable std::mutex mutex;
-        std::list<Entry> lru;  // most recently used first
-        std::unordered_map<PageKey, std::list<Entry>::iterator, KeyHash> index;
-        std::size_t bytes = 0;
+
+    private:
+        std::uint32_t victim() noexcept;  // CLOCK: the next unreferenced used slot
+        void index_insert(const PageKey& key, std::uint32_t slot) noexcept;
+        void index_erase(const PageKey& key) noexcept;
+
+        std::vector<Slot> slots_;
+        std::vector<std::uint32_t> index_;  // slot numbers, kNone = empty; size is a power of two
+        std::size_t capacity_bytes_ = 0;
+        std::size_t bytes_ = 0;
+        std::size_t pages_ = 0;
+        std::size_t hand_ = 0;
+        std::size_t next_free_ = 0;
     };
 
-    Shard& shard_of(const PageKey& key) noexcept { return shards_[KeyHash{}(key) % shards_.size()]; }
-    std::unordered_map<PageKey, std::list<Entry>::iterator, KeyHash>::iterator insert(Shard& shard,
-                                                                                    const PageKey& key,
-                                                                                    std::vector<std::byte> data);
+    Shard& shard_of(const PageKey& key) noexcept { return shards_[(hash_of(key) >> 56) % shards_.size()]; }
 
     std::size_t capacity_bytes_;
-    std::size_t shard_capacity_;
     std::vector<Shard> shards_;
     std::atomic<std::uint64_t> hits_{0};
     std::atomic<std::uint64_t> misses_{0};

@@ -82,12 +82,13 @@ std::uint32_t NativeDatabase::read_value(const SliceEntry& entry, int section, s
     const SectionDescriptor& d = entry.file->sections()[static_cast<std::size_t>(section)];
     const std::uint64_t page = index / d.positions_per_page;
     const std::uint64_t offset = index % d.positions_per_page;
+    const PageKey key{entry.owner_base + static_cast<std::uint64_t>(section), page};
+    auto read = [&](std::span<const std::byte> bytes) { return packed_value(bytes, d.value_bits, offset); };
+    // A cached page is found without touching the page table (one cache miss fewer per probe).
+    if (const auto cached = cache_.access_if_cached(key, read)) return *cached;
     const PageRef ref = entry.file->page(section, page);
     if (ref.size == 0) return ref.crc_or_value;  // constant page: no cache, no decompression
-    return cache_.access(
-        PageKey{entry.owner_base + static_cast<std::uint64_t>(section), page},
-        [&](std::vector<std::byte>& out) { entry.file->load_page(section, page, out); },
-        [&](std::span<const std::byte> bytes) { return packed_value(bytes, d.value_bits, offset); });
+    return cache_.access(key, [&](std::vector<std::byte>& out) { entry.file->load_page(section, page, out); }, read);
 }
 
 std::optional<std::uint32_t> NativeDatabase::stored(ValueKind kind, const Position& position,
