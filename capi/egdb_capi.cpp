@@ -481,8 +481,7 @@ EGDB_API int EGDB_CALL egdb_best_moves(int handle, const char* fen, int kind, Eg
             } else if (kind == 0) {
                 o.distance = r.successor.dtw + 1;
             } else {
-                o.distance = conversion ? static_cast<int>(o.wld == EGDB_WIN ? egdb::kWinningConversionPlies
-                                                                             : egdb::kLosingConversionPlies)
+                o.distance = conversion ? static_cast<int>(egdb::conversion_plies(fp.position, fp.side_to_move))
                                         : r.successor.mtc + 1;
             }
             o.after = to_c(egdb::apply_move(fp.position, fp.side_to_move, r.move));

@@ -120,13 +120,22 @@ TEST(GenerateSolve, SimpleEndings) {
     const SolutionStore& store = solved_store();
     // A lone king cannot catch a lone king: draw.
     EXPECT_EQ(store.value(make_position({.white_kings = {2}, .black_kings = {26}}), Color::Black).wld, WldValue::Draw);
-    // Black to move captures the last white piece: a win in one ply; a winning conversion
-    // counts kWinningConversionPlies in MTC.
+    // Black to move captures the last white piece: a win in one ply; a conversion by the
+    // canonical Black (slice 0110) counts kBlackConversionPlies in MTC.
     const Position capture = make_position({.white_men = {31}, .black_kings = {26}});
-    EXPECT_EQ(store.value(capture, Color::Black), (PositionValue{WldValue::Win, 1, 3}));
-    // White to move must take 31 with its king and is then taken: a losing conversion.
+    EXPECT_EQ(store.value(capture, Color::Black), (PositionValue{WldValue::Win, 1, kBlackConversionPlies}));
+    // White to move must take 31 with its king and is then taken: White's conversion.
     const Position forced = make_position({.white_kings = {22}, .black_men = {27}, .black_kings = {36}});
-    EXPECT_EQ(store.value(forced, Color::White).mtc, 2);
+    EXPECT_EQ(store.value(forced, Color::White).mtc, kWhiteConversionPlies);
+    // Black's king on 26 moves; White's man on 28 must then move and is lost: 1 + White's man move.
+    EXPECT_EQ(store.value(make_position({.white_men = {28}, .black_kings = {26}}), Color::Black).mtc,
+              1 + kWhiteConversionPlies);
+    // Non-canonical orientation (White has more pieces): White is the canonical Black.
+    EXPECT_EQ(conversion_plies(make_position({.white_kings = {22, 23}, .black_kings = {36}}), Color::White),
+              kBlackConversionPlies);
+    // Colour-symmetric slice: every conversion counts kBlackConversionPlies.
+    EXPECT_EQ(conversion_plies(make_position({.white_kings = {22}, .black_kings = {36}}), Color::White),
+              kBlackConversionPlies);
     // The white man on 46 can neither move to 41 nor take it (37 is taken): lost at once.
     const Position blocked = make_position({.white_men = {46}, .black_kings = {37, 41}});
     EXPECT_EQ(store.value(blocked, Color::White), (PositionValue{WldValue::Loss, 0, 0}));

@@ -35,6 +35,9 @@ BlockSolver::BlockSolver(const KingPlacements& kings, const SolvedLookup& smalle
     if (entries > std::numeric_limits<Entry>::max()) {
         throw std::length_error("slice " + slice_.to_string() + ": block too large for 32-bit entries");
     }
+    for (const Color side : {Color::Black, Color::White}) {
+        conversion_plies_[static_cast<std::size_t>(side)] = static_cast<std::uint8_t>(conversion_plies(slice_, side));
+    }
     flags_.resize(entries);
     king_moves_.resize(entries);
     remaining_.resize(entries);
@@ -148,13 +151,14 @@ template <bool kDistanceToWin>
 void BlockSolver::propagate() {
     const std::size_t entries = flags_.size();
     // The bounds conversions give: their DTW (pass 1), or Kingsrow's fixed count for a
-    // conversion (pass 2, position_value.hpp).
+    // conversion by the side to move of e (pass 2, position_value.hpp). Entry e's side to move
+    // is e & 1 (Black = 0, White = 1).
     const auto win_seed = [&](Entry e) -> unsigned {
-        return kDistanceToWin ? win_bound_[e] : kWinningConversionPlies;
+        return kDistanceToWin ? win_bound_[e] : conversion_plies_[e & 1u];
     };
     const auto loss_seed = [&](Entry e) -> unsigned {
         if constexpr (kDistanceToWin) return loss_bound_[e];
-        return (flags_[e] & kAnyConversion) != 0 ? kLosingConversionPlies : 0u;
+        return (flags_[e] & kAnyConversion) != 0 ? conversion_plies_[e & 1u] : 0u;
     };
 
     for (std::size_t i = 0; i < entries; ++i) {

@@ -14,8 +14,9 @@
 //     loss at max(conversion bound, distance + 1) unless a conversion draws or wins for it.
 //     Entries never finished are draws.
 //  2. MTC: the same propagation with a conversion counting Kingsrow's fixed number of plies
-//     (position_value.hpp: 3 for the winner, 2 for the loser; 0 without moves). The WLD found must
-//     equal pass 1 (checked).
+//     (position_value.hpp conversion_plies: 3 for the slice's canonical Black, 2 for White, 3 for
+//     both in a colour-symmetric slice; 0 without moves). The WLD found must equal pass 1
+//     (checked).
 // Predecessors are found by un-moving the kings of the side that just moved (a king slides back
 // over empty squares); a predecessor whose side to move has a capture is skipped, since its king
 // moves are illegal (compulsory capture, section 14): such entries are finished from their
@@ -67,6 +68,7 @@ private:
     SolvedSlice& out_;
     const SliceIndexer& indexer_;
     SliceId slice_;
+    std::array<std::uint8_t, 2> conversion_plies_{};  // MTC of a conversion, by side to move
 
     // The block being solved.
     Bitboard black_men_ = 0;

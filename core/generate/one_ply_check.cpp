@@ -38,14 +38,14 @@ PositionValue value_from_successors(const Position& position, Color side_to_move
             case WldValue::Loss:
                 any_win = true;
                 win_dtw = std::min(win_dtw, dtw);
-                win_mtc = std::min(win_mtc, conversion ? kWinningConversionPlies : child.mtc + 1u);
+                win_mtc = std::min(win_mtc, conversion ? conversion_plies(position, side_to_move) : child.mtc + 1u);
                 break;
             case WldValue::Draw:
                 any_draw = true;
                 break;
             case WldValue::Win:
                 loss_dtw = std::max(loss_dtw, dtw);
-                loss_mtc = std::max(loss_mtc, conversion ? kLosingConversionPlies : child.mtc + 1u);
+                loss_mtc = std::max(loss_mtc, conversion ? conversion_plies(position, side_to_move) : child.mtc + 1u);
                 break;
         }
     }

@@ -16,10 +16,10 @@ namespace egdb {
 // WLD, DTW and MTC of `position` derived from `values` of its legal successors:
 //  * no legal move: loss, DTW 0, MTC 0;
 //  * some successor lost for the opponent: win, DTW = 1 + min DTW over those successors,
-//    MTC = min over them of (kWinningConversionPlies for a conversion, else 1 + its MTC);
+//    MTC = min over them of (conversion_plies(position, side_to_move) for a conversion, else 1 + its MTC);
 //  * else some successor drawn: draw (0, 0);
 //  * else loss, DTW = 1 + max DTW over all successors, MTC = max over all of
-//    (kLosingConversionPlies for a conversion, else 1 + its MTC).
+//    (conversion_plies(position, side_to_move) for a conversion, else 1 + its MTC).
 // A conversion is a capture or a man move (7.1).
 PositionValue value_from_successors(const Position& position, Color side_to_move, const SolvedLookup& values);
 

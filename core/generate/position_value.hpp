@@ -7,27 +7,56 @@
 //    DTW 0; a win is 1 + the smallest DTW of the successors that are lost for the opponent; a
 //    loss is 1 + the largest DTW of all successors. Wins are odd, losses even (by induction).
 //  * MTC: plies until the next conversion, a capture or any man move (7.1, 13.5), with Kingsrow's
-//    counting: a conversion move by the winner counts kWinningConversionPlies (3), one by the
-//    loser kLosingConversionPlies (2); a king move counts 1 + the successor's MTC; a lost
-//    position without moves has MTC 0. The winner minimises over the moves that keep the win,
-//    the loser maximises over all moves. As with DTW, wins are odd and losses even. (The naive
-//    count, 1 ply for every conversion, gives values 1 or 2 below Kingsrow's in every entry of
-//    kingsrow_high_mtc.txt; these two constants reproduce every entry checked, and are what a
-//    generator counting full moves (a conversion = 1 move) and reporting 2m+1 plies for wins and
-//    2m for losses produces.)
+//    counting: a king move counts 1 + the successor's MTC; a conversion move counts a fixed number
+//    of plies that depends on which side makes it (conversion_plies below): 3 for the side that
+//    is Black in the canonical orientation of the slice (section 1.5: the side with more pieces,
+//    or with as many pieces and more kings), 2 for the other side, and 3 for either side in a
+//    colour-symmetric slice; a lost position without moves has MTC 0. The winner minimises over
+//    the moves that keep the win, the loser maximises over all moves. In an asymmetric slice
+//    MTC is thus odd with the canonical Black to move and even with White to move, whoever wins.
+//    How this was established: Kingsrow's definition is not documented; it was fitted to
+//    kingsrow_high_mtc.txt (the highest MTC of every subslice and side, with its position):
+//     - the naive count (1 ply per conversion) is 1 or 2 below Kingsrow in every entry;
+//     - 3 plies for the winner's and 2 for the loser's conversions reproduces every entry of
+//       up to 4 pieces and 14 of 15 five-piece ones, but gives 9 for Kingsrow's 10 at the White
+//       win W:WK15,K16:BK2,13,26 (db2102), where the weaker side wins;
+//     - in the whole file every entry of an asymmetric slice with Black to move is odd, and all
+//       but 11 (of 2921, all with 7 or more pieces) with White to move are even, winning or
+//       losing: the count follows the canonical colours, as a generator that counts Black's
+//       moves would give (2m + 1 with Black to move, 2m + 2 with White to move, m = Black's moves
+//       up to and including the conversion). This reproduces every entry of up to 5 pieces:
+//       the 23 listed maxima (1 of 3 pieces, 7 of 4, 15 of 5) and their positions' values, and
+//       every one of the 62 absent (slice, side to move) pairs of 2 to 5 pieces stays below 10;
+//     - colour-symmetric slices, which Kingsrow stores for Black to move only, have entries of
+//       both parities (6 or more pieces); a generator that solves them as Black to move only
+//       (White-to-move positions reversed) counts every conversion as Black's: 3. No entry of up
+//       to 5 pieces tests this (their maxima must only stay below 10, which they do).
 // DTW and MTC are meaningful for wins and losses only; draws report 0 for both.
-// MTC of a position whose side to move must capture is thus 3 (win) or 2 (loss); Kingsrow stores
-// no useful value there (7.1).
+// MTC of a position whose side to move must capture is thus 3 or 2 (conversion_plies); Kingsrow
+// stores no useful value there (7.1).
 #pragma once
 
 #include <cstdint>
 #include <limits>
 
+#include "core/board/position.hpp"
+#include "core/index/slice.hpp"
+
 namespace egdb {
 
-// Plies a conversion move counts in MTC (see above).
-inline constexpr unsigned kWinningConversionPlies = 3;
-inline constexpr unsigned kLosingConversionPlies = 2;
+// Plies a conversion move counts in MTC (see above): by the canonical Black (or in a
+// colour-symmetric slice), and by the canonical White.
+inline constexpr unsigned kBlackConversionPlies = 3;
+inline constexpr unsigned kWhiteConversionPlies = 2;
+
+// Plies a conversion by `mover` counts in a position of slice `slice` (the slice before the move).
+constexpr unsigned conversion_plies(SliceId slice, Color mover) noexcept {
+    if (is_color_symmetric(slice)) return kBlackConversionPlies;
+    return (mover == Color::Black) == is_canonical(slice) ? kBlackConversionPlies : kWhiteConversionPlies;
+}
+constexpr unsigned conversion_plies(const Position& position, Color mover) noexcept {
+    return conversion_plies(slice_of(position), mover);
+}
 
 // Numeric order Loss < Draw < Win: the side to move prefers larger values.
 enum class WldValue : std::uint8_t { Loss = 0, Draw = 1, Win = 2 };

@@ -14,7 +14,7 @@ namespace {
     if (generate_moves(position, side_to_move, moves) == 0) return PositionValue{WldValue::Loss, 0, 0};
     const bool king_move = std::any_of(moves.begin(), moves.end(),
                                        [&](const Move& m) { return (m.from & position.king) != 0; });
-    return PositionValue{WldValue::Win, 1, static_cast<Plies>(king_move ? 1 : kWinningConversionPlies)};
+    return PositionValue{WldValue::Win, 1, static_cast<Plies>(king_move ? 1 : conversion_plies(position, side_to_move))};
 }
 
 }  // namespace

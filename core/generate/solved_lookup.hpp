@@ -28,7 +28,7 @@ namespace egdb {
 // The value of a position in which a side has no piece, or nullopt when both sides have pieces.
 // A side to move without pieces has lost (DTW 0, MTC 0); a side to move whose opponent has no
 // piece wins in one ply if it has a legal move (DTW 1; MTC 1 after a king move, else
-// kWinningConversionPlies for a man move) and has lost otherwise.
+// conversion_plies(position, side_to_move) for a man move) and has lost otherwise.
 std::optional<PositionValue> empty_side_value(const Position& position, Color side_to_move) noexcept;
 
 // True when a side has no piece: the only case empty_side_value answers. Lookup loops test this
