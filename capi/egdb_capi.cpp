@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "core/formats/kingsrow/result.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/formats/native/verify_database.hpp"
 #include "core/generate/build_driver.hpp"
@@ -31,6 +32,17 @@ using egdb::Database;
 using egdb::Position;
 
 static_assert(sizeof(EgdbPosition) == sizeof(Position), "C and C++ positions must have the same layout");
+// The C constants repeat the C++ ones (the header cannot include C++); they must agree.
+static_assert(EGDB_WIN == egdb::kingsrow::to_code(egdb::kingsrow::WldResult::Win) &&
+              EGDB_LOSS == egdb::kingsrow::to_code(egdb::kingsrow::WldResult::Loss) &&
+              EGDB_DRAW == egdb::kingsrow::to_code(egdb::kingsrow::WldResult::Draw) &&
+              EGDB_UNKNOWN == egdb::kingsrow::to_code(egdb::kingsrow::WldResult::Unknown) &&
+              EGDB_NOT_IN_CACHE == egdb::kingsrow::to_code(egdb::kingsrow::WldResult::NotInCache) &&
+              EGDB_SUBDB_UNAVAILABLE == egdb::kingsrow::to_code(egdb::kingsrow::WldResult::SubdbUnavailable));
+static_assert(EGDB_WLD_TUN_V2 == static_cast<int>(egdb::DatabaseType::WldTunV2) &&
+              EGDB_DTW == static_cast<int>(egdb::DatabaseType::Dtw) &&
+              EGDB_NATIVE == static_cast<int>(egdb::DatabaseType::Native) &&
+              EGDB_MTC_RUNLEN == egdb::kingsrow::to_code(egdb::kingsrow::DbType::MtcRunlen));
 
 constexpr const char* kVersion = "0.1.0";
 

@@ -11,6 +11,7 @@
 #include "core/notation/fen.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/parallel_ranges.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -36,26 +37,20 @@ SideData prepare(const SolvedSlice& solved, Color side, int threads) {
     d.mtc_dont_care.assign((n + 63) / 64, 0);
     const SliceIndexer indexer(d.slice);
     // Threads own 64-aligned ranges, so each bitset word has one writer.
-    const auto t = static_cast<std::uint64_t>(std::max(1, threads));
-    const std::uint64_t chunk = ((n + t - 1) / t + 63) / 64 * 64;
-    std::vector<std::jthread> workers;
-    for (std::uint64_t first = 0; first < n; first += chunk) {
-        const std::uint64_t last = std::min(n, first + chunk);
-        workers.emplace_back([&, first, last] {
-            for (std::uint64_t i = first; i < last; ++i) {
-                const PositionValue v = solved.value(i, side);
-                d.wld[i] = v.wld == WldValue::Win ? WldResult::Win : v.wld == WldValue::Loss ? WldResult::Loss : WldResult::Draw;
-                d.mtc[i] = v.mtc;
-                const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-                if (has_capture(indexer.position_at(i), side)) {
-                    d.capture_bits[i / 64] |= bit;
-                    d.mtc_dont_care[i / 64] |= bit;
-                } else if (v.wld == WldValue::Draw) {
-                    d.mtc_dont_care[i / 64] |= bit;
-                }
+    parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t i = first; i < last; ++i) {
+            const PositionValue v = solved.value(i, side);
+            d.wld[i] = v.wld == WldValue::Win ? WldResult::Win : v.wld == WldValue::Loss ? WldResult::Loss : WldResult::Draw;
+            d.mtc[i] = v.mtc;
+            const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+            if (has_capture(indexer.position_at(i), side)) {
+                d.capture_bits[i / 64] |= bit;
+                d.mtc_dont_care[i / 64] |= bit;
+            } else if (v.wld == WldValue::Draw) {
+                d.mtc_dont_care[i / 64] |= bit;
             }
-        });
-    }
+        }
+    });
     return d;
 }
 

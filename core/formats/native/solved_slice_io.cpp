@@ -1,27 +1,14 @@
 #include "core/formats/native/solved_slice_io.hpp"
 
-#include <thread>
 #include <vector>
 
 #include "core/generate/one_ply_check.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/parallel_ranges.hpp"
 
 namespace egdb::native {
 namespace {
-
-// Runs body(first, last) over [0, n) split into `threads` contiguous, 64-aligned ranges, so each
-// thread writes whole words of a bitset and nothing else is shared.
-template <class Body>
-void parallel_ranges(std::uint64_t n, int threads, Body&& body) {
-    const auto t = static_cast<std::uint64_t>(threads < 1 ? 1 : threads);
-    const std::uint64_t chunk = ((n + t - 1) / t + 63) / 64 * 64;
-    std::vector<std::jthread> workers;
-    for (std::uint64_t first = 0; first < n; first += chunk) {
-        const std::uint64_t last = std::min(n, first + chunk);
-        workers.emplace_back([&body, first, last] { body(first, last); });
-    }
-}
 
 std::vector<Color> stored_sides(SliceId slice) {
     if (is_color_symmetric(slice)) return {Color::Black};
