@@ -37,9 +37,9 @@ PositionValue SolutionStore::value(const Position& position, Color side_to_move)
     const SolvedSlice* solved = find(canonical);
     if (solved == nullptr) throw std::out_of_range("slice " + canonical.to_string() + " is not solved");
     if (reverse) {
-        return solved->value(slice_indexer(canonical).index_of(reversed(position)), opposite(side_to_move));
+        return solved->value(index_in_slice(canonical, reversed(position)), opposite(side_to_move));
     }
-    return solved->value(slice_indexer(canonical).index_of(position), side_to_move);
+    return solved->value(index_in_slice(canonical, position), side_to_move);
 }
 
 }  // namespace egdb

@@ -63,6 +63,11 @@ SliceIndexer::SliceIndexer(SliceId slice) noexcept : slice_(slice), size_(slice_
     position_at_ = d.position_at;
 }
 
+std::uint64_t index_in_slice(SliceId slice, const Position& p) noexcept {
+    assert(is_indexable(slice));
+    return kDispatch[slice_slot(slice)].index_of(p);
+}
+
 const SliceIndexer& slice_indexer(SliceId slice) {
     static const std::vector<SliceIndexer> indexers = [] {
         std::vector<SliceIndexer> all;
@@ -79,7 +84,7 @@ const SliceIndexer& slice_indexer(SliceId slice) {
 }
 
 std::int64_t position_to_index(const Position& p, int nbm, int nbk, int nwm, int nwk) noexcept {
-    return static_cast<std::int64_t>(slice_indexer({nbm, nbk, nwm, nwk}).index_of(p));
+    return static_cast<std::int64_t>(index_in_slice({nbm, nbk, nwm, nwk}, p));
 }
 
 void index_to_position(std::int64_t index, Position* p, int nbm, int nbk, int nwm, int nwk) noexcept {

@@ -553,6 +553,10 @@ private:
 // The indexer of any indexable slice (one shared instance per slice).
 const SliceIndexer& slice_indexer(SliceId slice);
 
+// slice_indexer(slice).index_of(p) without the shared instance: one jump through a constant table,
+// for lookups that index a different slice every time.
+std::uint64_t index_in_slice(SliceId slice, const Position& p) noexcept;
+
 // Thin wrappers with the semantics of the upstream DLL functions positiontoindex, indextoposition
 // and getdatabasesize_slice (for the C ABI). The counts must describe an indexable slice, the
 // position must belong to it and the index must be below the slice size.

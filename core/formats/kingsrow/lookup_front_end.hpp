@@ -53,7 +53,7 @@ inline LookupTarget locate(const Position& p, Color side, const MissingValues& m
         return resolved(missing.too_many_pieces);
     }
     const LookupKey key = lookup_key(p, side);
-    const std::uint64_t index = slice_indexer(key.slice).index_of(key.position);
+    const std::uint64_t index = index_in_slice(key.slice, key.position);
     const SubsliceIndex split = split_index(index, kSubsliceSizeWld);
     return {false, 0, key.slice, key.side_to_move, split.subslice, split.local};
 }

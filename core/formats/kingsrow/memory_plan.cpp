@@ -10,8 +10,6 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr std::uint64_t kMinimumCacheBytes = 10 * 1024 * 1024;
 
-// Cache bytes a data block costs: the bytes and its checkpoints.
-constexpr std::uint64_t kCachedBlockBytes = kBlockBytes + kCheckpointsPerBlock * sizeof(std::uint32_t);
 
 double autoload_budget_mib(double avail, double total) noexcept {
     if (total - avail < 20) return total + 1;

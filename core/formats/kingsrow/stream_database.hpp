@@ -1,6 +1,6 @@
 // The lookup engine shared by the text-indexed formats: a StreamTable, the memory plan of 12.2
 // (autoloaded files with checkpoints computed at open, the rest through one PageCache of 4096-byte
-// blocks), and the block decoder with a checkpoint every 64 bytes (4.4, 17). A Codec supplies only
+// blocks), and the block decoder that starts from the nearest checkpoint (block_checkpoints.hpp). A Codec supplies only
 // what its bytes mean:
 //
 //   BlockCoding coding_of(const IndexRecord&, std::size_t block, std::string_view file) const;
@@ -19,9 +19,11 @@
 #include <vector>
 
 #include "core/cache/page_cache.hpp"
+#include "core/formats/kingsrow/block_checkpoints.hpp"
 #include "core/formats/kingsrow/lookup_front_end.hpp"
 #include "core/formats/kingsrow/memory_plan.hpp"
 #include "core/formats/kingsrow/stream_table.hpp"
+#include "core/util/resident_buffer.hpp"
 
 namespace egdb::kingsrow {
 
@@ -36,18 +38,33 @@ public:
                  options.messages),
           missing_(missing_values_of(type)) {
         const MemoryPlan plan = plan_memory(table_, type, options);
+        // Autoloaded files are copied into resident memory (resident_buffer.hpp says why) and get
+        // their checkpoints now; the others are read through the mapping into the cache.
+        file_bytes_.resize(table_.files().size());
+        std::uint64_t pinned_blocks = 0;
+        for (std::uint32_t f = 0; f < table_.files().size(); ++f) {
+            TableFile& file = table_.files()[f];
+            file.autoloaded = plan.autoloaded[f];
+            file_bytes_[f] = file.data.bytes().data();
+            if (!file.autoloaded) continue;
+            ResidentBuffer& copy = resident_files_.emplace_back(file.data.size());
+            std::memcpy(copy.data(), file.data.bytes().data(), file.data.size());
+            file_bytes_[f] = copy.data();
+        }
         pinned_base_.assign(table_.streams().size(), kNotPinned);
-        for (std::uint32_t f = 0; f < table_.files().size(); ++f) table_.files()[f].autoloaded = plan.autoloaded[f];
         for (std::size_t s = 0; s < table_.streams().size(); ++s) {
             const Stream& stream = table_.streams()[s];
             if (!plan.autoloaded[stream.file]) continue;
-            pinned_base_[s] = pinned_.size();
-            pinned_.resize(pinned_.size() + std::size_t{stream.blocks} * kCheckpointsPerBlock);
-            for (std::uint32_t k = 0; k < stream.blocks; ++k) {
-                build_checkpoints(stream, k, &pinned_[pinned_base_[s] + std::size_t{k} * kCheckpointsPerBlock]);
-            }
+            pinned_base_[s] = pinned_blocks;
+            pinned_blocks += stream.blocks;
         }
-        constexpr std::size_t kMinimumCache = 64 * (kBlockBytes + kCheckpointsPerBlock * 4);
+        pinned_ = ResidentBuffer(pinned_blocks * block_checkpoints::kBytes);
+        for (std::size_t s = 0; s < table_.streams().size(); ++s) {
+            if (pinned_base_[s] == kNotPinned) continue;
+            const Stream& stream = table_.streams()[s];
+            for (std::uint32_t k = 0; k < stream.blocks; ++k) build_checkpoints(stream, k, pinned_checkpoints(s, k));
+        }
+        constexpr std::size_t kMinimumCache = 64 * kCachedBlockBytes;
         cache_ = std::make_unique<PageCache>(std::max<std::size_t>(plan.cache_bytes, kMinimumCache));
         if (options.preload) preload(plan);
     }
@@ -75,18 +92,15 @@ public:
 private:
     static constexpr std::size_t kNotPinned = static_cast<std::size_t>(-1);
 
-    // Checkpoints of block k: the local index at each 64-byte step from the block's first byte.
-    // Throws when the block does not decode to the positions its index promises.
-    void build_checkpoints(const Stream& s, std::uint32_t k, std::uint32_t* checkpoints) const {
+    // The checkpoints of block k (block_checkpoints.hpp). Throws when the block does not decode to
+    // the positions its index promises.
+    void build_checkpoints(const Stream& s, std::uint32_t k, std::byte* checkpoints) const {
         const TableFile& file = table_.files()[s.file];
-        const auto bytes = file.data.bytes().subspan(table_.block_begin(s, k),
-                                                     table_.block_end(s, k) - table_.block_begin(s, k));
+        const auto bytes = block_bytes(s, k);
         const BlockCoding coding = table_.block_codings()[s.first_block + k];
-        std::uint64_t n = table_.block_starts()[s.first_block + k];
-        for (std::size_t i = 0; i < bytes.size(); ++i) {
-            if (i % kSubBlockBytes == 0) checkpoints[i / kSubBlockBytes] = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, 0xFFFFFFFFU));
-            n += codec_.positions(coding, static_cast<std::uint8_t>(bytes[i]));
-        }
+        const std::uint64_t first = table_.block_starts()[s.first_block + k];
+        const std::uint64_t n = block_checkpoints::build(
+            bytes, first, [&](std::uint8_t code) { return codec_.positions(coding, code); }, checkpoints);
         const bool last = k + 1 == s.blocks;
         const std::uint64_t expected = last ? s.subslice_size : table_.block_starts()[s.first_block + k + 1];
         if (last ? n < expected : n != expected) {
@@ -100,22 +114,11 @@ private:
 
     // Decodes local index x of a block given its bytes and checkpoints (never reads past either).
     int decode_in_block(const Stream& s, std::uint32_t k, std::span<const std::byte> bytes,
-                        const std::byte* checkpoint_bytes, std::uint32_t x) const noexcept {
-        const std::size_t count = (bytes.size() + kSubBlockBytes - 1) / kSubBlockBytes;
-        const auto checkpoint = [checkpoint_bytes](std::size_t i) {
-            std::uint32_t v;
-            std::memcpy(&v, checkpoint_bytes + i * sizeof(std::uint32_t), sizeof v);
-            return v;
-        };
-        std::size_t low = 0, high = count;  // last checkpoint <= x, by bisection
-        while (high - low > 1) {
-            const std::size_t mid = (low + high) / 2;
-            if (checkpoint(mid) <= x) low = mid;
-            else high = mid;
-        }
+                        const std::byte* checkpoints, std::uint32_t x) const noexcept {
+        const block_checkpoints::DecodeStart start = block_checkpoints::find_start(checkpoints, x);
         const BlockCoding coding = table_.block_codings()[s.first_block + k];
-        std::uint64_t n = checkpoint(low);
-        for (std::size_t i = low * kSubBlockBytes; i < bytes.size(); ++i) {
+        std::uint64_t n = start.index;
+        for (std::size_t i = start.byte; i < bytes.size(); ++i) {
             const auto code = static_cast<std::uint8_t>(bytes[i]);
             const std::uint32_t length = codec_.positions(coding, code);
             if (n + length > x) return codec_.value(coding, code, static_cast<std::uint32_t>(x - n));
@@ -126,18 +129,12 @@ private:
 
     int decode(std::uint32_t stream_number, std::uint32_t x, Conditional conditional) const {
         const Stream& s = table_.streams()[stream_number];
-        const auto starts = table_.block_starts().subspan(s.first_block, s.blocks);
-        const auto k = static_cast<std::uint32_t>(std::upper_bound(starts.begin() + 1, starts.end(), x) - starts.begin() - 1);
-        const std::uint64_t begin = table_.block_begin(s, k);
-        const std::uint64_t end = table_.block_end(s, k);
+        const std::uint32_t k = table_.block_of(s, x);
         if (pinned_base_[stream_number] != kNotPinned) {
-            const std::uint32_t* checkpoints = &pinned_[pinned_base_[stream_number] + std::size_t{k} * kCheckpointsPerBlock];
-            return decode_in_block(s, k, table_.files()[s.file].data.bytes().subspan(begin, end - begin),
-                                   reinterpret_cast<const std::byte*>(checkpoints), x);
+            return decode_in_block(s, k, block_bytes(s, k), pinned_checkpoints(stream_number, k), x);
         }
         const auto read = [&](std::span<const std::byte> page) {
-            const std::size_t checkpoint_bytes = kCheckpointsPerBlock * sizeof(std::uint32_t);
-            return decode_in_block(s, k, page.subspan(checkpoint_bytes), page.data(), x);
+            return decode_in_block(s, k, page.subspan(block_checkpoints::kBytes), page.data(), x);
         };
         const PageKey key{stream_number, k};
         if (conditional == Conditional::Yes) {
@@ -149,18 +146,15 @@ private:
 
     // A cache page: the block's checkpoints, then its bytes.
     void load_block(const Stream& s, std::uint32_t k, std::vector<std::byte>& page) const {
-        const std::uint64_t begin = table_.block_begin(s, k);
-        const std::uint64_t end = table_.block_end(s, k);
-        std::uint32_t checkpoints[kCheckpointsPerBlock] = {};
-        build_checkpoints(s, k, checkpoints);
-        page.resize(sizeof checkpoints + (end - begin));
-        std::memcpy(page.data(), checkpoints, sizeof checkpoints);
-        std::memcpy(page.data() + sizeof checkpoints, table_.files()[s.file].data.bytes().data() + begin, end - begin);
+        const auto bytes = block_bytes(s, k);
+        page.resize(block_checkpoints::kBytes + bytes.size());
+        build_checkpoints(s, k, page.data());
+        std::memcpy(page.data() + block_checkpoints::kBytes, bytes.data(), bytes.size());
     }
 
     // 12.2 item 5: fill the cache with blocks of the other files in the autoload order.
     void preload(const MemoryPlan& plan) {
-        const std::uint64_t page_bytes = kBlockBytes + kCheckpointsPerBlock * sizeof(std::uint32_t);
+        const std::uint64_t page_bytes = kCachedBlockBytes;
         std::uint64_t filled = 0;
         for (const std::uint32_t f : plan.load_order) {
             if (plan.autoloaded[f]) continue;
@@ -181,8 +175,20 @@ private:
     Codec codec_;
     StreamTable table_;
     MissingValues missing_;
-    std::vector<std::uint32_t> pinned_;      // checkpoints of the autoloaded files' blocks
-    std::vector<std::size_t> pinned_base_;   // by stream: its block 0 in pinned_, or kNotPinned
+    std::span<const std::byte> block_bytes(const Stream& s, std::uint32_t k) const noexcept {
+        const std::uint64_t begin = table_.block_begin(s, k);
+        return {file_bytes_[s.file] + begin, static_cast<std::size_t>(table_.block_end(s, k) - begin)};
+    }
+    // kBytes is a whole number of cache lines and the buffer is page-aligned, so a block's
+    // segment starts are one line.
+    std::byte* pinned_checkpoints(std::size_t stream, std::uint32_t k) const noexcept {
+        return const_cast<std::byte*>(pinned_.data()) + (pinned_base_[stream] + k) * block_checkpoints::kBytes;
+    }
+
+    std::vector<ResidentBuffer> resident_files_;  // copies of the autoloaded files
+    std::vector<const std::byte*> file_bytes_;    // by file: its resident copy, else its mapping
+    ResidentBuffer pinned_;                       // checkpoints of the autoloaded files' blocks
+    std::vector<std::size_t> pinned_base_;        // by stream: its block 0 in pinned_, or kNotPinned
     std::unique_ptr<PageCache> cache_;
 };
 

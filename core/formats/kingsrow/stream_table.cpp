@@ -152,11 +152,29 @@ void StreamTable::add_file(const DbFile& info, const std::filesystem::path& inde
             block_starts_.push_back(listed == 0 ? 0 : r.block_starts[listed - 1]);
             block_codings_.push_back(coding_of(r, k, index_name));
         }
+        add_block_buckets(s);
     }
 
     max_pieces_ = std::max(max_pieces_, info.pieces);
     const int one_side = info.per_piece_count ? std::min(info.pieces - 1, kMaxPiecesPerSide) : info.slices.front().black();
     max_pieces_one_side_ = std::max(max_pieces_one_side_, one_side);
+}
+
+void StreamTable::add_block_buckets(Stream& s) {
+    // The smallest bucket size that keeps at most two buckets per block.
+    const std::uint64_t size = std::max<std::uint64_t>(s.subslice_size, 1);
+    std::uint8_t shift = 0;
+    while (((size - 1) >> shift) + 1 > 2 * std::uint64_t{s.blocks}) ++shift;
+    s.bucket_shift = shift;
+    s.buckets = static_cast<std::uint32_t>(((size - 1) >> shift) + 1);
+    s.first_bucket = static_cast<std::uint32_t>(block_buckets_.size());
+    const std::uint32_t* starts = block_starts_.data() + s.first_block;
+    std::uint32_t k = 0;
+    for (std::uint32_t b = 0; b < s.buckets; ++b) {
+        const std::uint64_t first = std::uint64_t{b} << shift;
+        while (k + 1 < s.blocks && starts[k + 1] <= first) ++k;
+        block_buckets_.push_back(k);
+    }
 }
 
 StreamTable::Lookup StreamTable::find(SliceId slice, Color side) const noexcept {
@@ -167,7 +185,7 @@ StreamTable::Lookup StreamTable::find(SliceId slice, Color side) const noexcept 
 }
 
 std::uint64_t StreamTable::table_bytes() const noexcept {
-    return streams_.size() * sizeof(Stream) + block_starts_.size() * sizeof(std::uint32_t) +
+    return streams_.size() * sizeof(Stream) + (block_starts_.size() + block_buckets_.size()) * sizeof(std::uint32_t) +
            block_codings_.size() * sizeof(BlockCoding) + entries_.size() * sizeof(SubsliceEntry) +
            ranges_.size() * sizeof(Range);
 }

@@ -5,6 +5,7 @@
 // say how a block is coded (BlockCoding) and how to decode its bytes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/formats/kingsrow/block_checkpoints.hpp"
 #include "core/formats/kingsrow/file_set.hpp"
 #include "core/formats/kingsrow/text_index.hpp"
 #include "core/util/mapped_file.hpp"
@@ -27,11 +29,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// The unit the decoders and the cache work in: 4096-byte blocks of a data file, each with a
-// checkpoint every 64 bytes (upstream's "sub-blocks", 4.4).
-inline constexpr std::uint64_t kBlockBytes = 4096;
-inline constexpr std::uint64_t kSubBlockBytes = 64;
-inline constexpr std::size_t kCheckpointsPerBlock = kBlockBytes / kSubBlockBytes;
+// The unit the decoders and the cache work in: 4096-byte blocks of a data file, cut into 64-byte
+// sub-blocks (upstream's, 4.4), each block with its checkpoints (block_checkpoints.hpp).
+inline constexpr std::uint64_t kBlockBytes = block_checkpoints::kBlockBytes;
+inline constexpr std::uint64_t kSubBlockBytes = block_checkpoints::kSubBlockBytes;
+// Cache bytes a data block costs: its checkpoints and its bytes.
+inline constexpr std::uint64_t kCachedBlockBytes = kBlockBytes + block_checkpoints::kBytes;
 
 // How one block of one stream is coded: the meaning of the two fields belongs to the codec
 // (V2: catalog and vmap byte; V1: catalog and value-list number; RUNLEN: partial coding).
@@ -51,6 +54,9 @@ struct Stream {
     std::uint32_t first_block = 0;     // into block_starts() / block_codings()
     std::uint32_t blocks = 0;          // 4096-byte blocks touched, (end-1)/4096 - begin/4096 + 1
     std::uint32_t subslice_size = 0;   // positions in the subslice (at most 2^31)
+    std::uint32_t first_bucket = 0;    // into StreamTable's block buckets (see block_of)
+    std::uint32_t buckets = 0;
+    std::uint8_t bucket_shift = 0;
     SliceId slice;
     std::uint32_t subslice = 0;
     Color side_to_move = Color::Black;
@@ -100,6 +106,23 @@ public:
     // Bytes held by the tables (upstream's `alloc`, used by the memory plan of 12.2).
     std::uint64_t table_bytes() const noexcept;
 
+    // The block of stream s that holds local index x (< s.subslice_size): the last block whose
+    // start is at or before x. A bucket of 2^bucket_shift indices names the block holding its first
+    // index; there are at most two buckets per block, so the search that follows spans a few
+    // blocks instead of a bisection over all of them.
+    std::uint32_t block_of(const Stream& s, std::uint32_t x) const noexcept {
+        const std::uint32_t bucket = std::min(x >> s.bucket_shift, s.buckets - 1);
+        const std::uint32_t low = block_buckets_[s.first_bucket + bucket];
+        const std::uint32_t high = bucket + 1 < s.buckets ? block_buckets_[s.first_bucket + bucket + 1] : s.blocks - 1;
+        const std::uint32_t* starts = block_starts_.data() + s.first_block;
+        if (high - low > 8) {  // a bucket over many dense blocks
+            return static_cast<std::uint32_t>(std::upper_bound(starts + low + 1, starts + high + 1, x) - starts - 1);
+        }
+        std::uint32_t k = low;
+        while (k < high && starts[k + 1] <= x) ++k;
+        return k;
+    }
+
     // The byte range [begin, end) of block k of a stream.
     std::uint64_t block_begin(const Stream& s, std::uint32_t k) const noexcept {
         const std::uint64_t aligned = (s.begin / kBlockBytes + k) * kBlockBytes;
@@ -118,7 +141,10 @@ private:
 
     std::vector<TableFile> files_;
     std::vector<Stream> streams_;
+    void add_block_buckets(Stream& s);
+
     std::vector<std::uint32_t> block_starts_;
+    std::vector<std::uint32_t> block_buckets_;
     std::vector<BlockCoding> block_codings_;
     std::vector<SubsliceEntry> entries_;
     struct Range {
