@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_positions.hpp"
+
 namespace egdb {
 namespace {
 
@@ -247,33 +249,10 @@ TEST(FenRoundTrip, SpecExamples) {
     }
 }
 
-// Random well-formed positions with up to 20 pieces a side, kings mixed in so that runs of both
-// types and of mixed types appear.
-Position random_position(std::mt19937_64& rng) {
-    std::vector<int> squares;
-    for (int s = 1; s <= kNumSquares; ++s) squares.push_back(s);
-    std::shuffle(squares.begin(), squares.end(), rng);
-    std::uniform_int_distribution<int> count(0, kMaxFenPiecesPerSide);
-    const int white = count(rng);
-    const int black = count(rng);
-    const int king_percent = std::uniform_int_distribution<int>(0, 100)(rng);
-    std::uniform_int_distribution<int> percent(0, 99);
-    Position p;
-    for (int i = 0; i < white + black; ++i) {
-        const int s = squares[static_cast<std::size_t>(i)];
-        const bool is_white = i < white;
-        const Bitboard promotion_row = is_white ? kRow1 : kRow10;
-        const bool king = percent(rng) < king_percent || (promotion_row & square_bb(s)) != 0;
-        (is_white ? p.white : p.black) |= square_bb(s);
-        if (king) p.king |= square_bb(s);
-    }
-    return p;
-}
-
 TEST(FenRoundTrip, RandomPositions) {
     std::mt19937_64 rng(20240613);
     for (int i = 0; i < 20000; ++i) {
-        const Position p = random_position(rng);
+        const Position p = test::random_mixed_position(rng, 0, kMaxFenPiecesPerSide, 100);
         ASSERT_TRUE(is_well_formed(p));
         const Color side = (i % 2) == 0 ? Color::White : Color::Black;
         const std::string fen = to_fen(p, side);

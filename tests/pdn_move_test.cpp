@@ -14,6 +14,7 @@
 
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
+#include "tests/test_positions.hpp"
 
 namespace egdb {
 namespace {
@@ -251,28 +252,6 @@ TEST(PdnMoveParse, AmbiguousShortFormListsTheFullPaths) {
               "25x43x27x36");
 }
 
-// Random positions rich in captures: a few men and kings a side.
-Position random_position(std::mt19937_64& rng) {
-    std::vector<int> squares;
-    for (int s = 1; s <= kNumSquares; ++s) squares.push_back(s);
-    std::shuffle(squares.begin(), squares.end(), rng);
-    std::uniform_int_distribution<int> count(1, 9);
-    const int white = count(rng);
-    const int black = count(rng);
-    const int king_percent = std::uniform_int_distribution<int>(0, 60)(rng);
-    std::uniform_int_distribution<int> percent(0, 99);
-    Position p;
-    for (int i = 0; i < white + black; ++i) {
-        const int s = squares[static_cast<std::size_t>(i)];
-        const bool is_white = i < white;
-        const Bitboard promotion_row = is_white ? kRow1 : kRow10;
-        const bool king = percent(rng) < king_percent || (promotion_row & square_bb(s)) != 0;
-        (is_white ? p.white : p.black) |= square_bb(s);
-        if (king) p.king |= square_bb(s);
-    }
-    return p;
-}
-
 std::string path_string(int from, const std::vector<int>& landings) {
     std::string s = std::to_string(from);
     for (const int l : landings) {
@@ -301,7 +280,7 @@ TEST(PdnMoveProperty, EveryMoveStringParsesBackToItsMove) {
     std::mt19937_64 rng(1729);
     int captures = 0, full_paths = 0, king_alternatives = 0;
     for (int n = 0; n < 4000; ++n) {
-        const Position p = random_position(rng);
+        const Position p = test::random_mixed_position(rng, 1, 9, 60);
         for (const Color side : {Color::White, Color::Black}) {
             MoveListWithPaths list;
             generate_moves(p, side, list);
@@ -370,7 +349,7 @@ TEST(PdnMoveProperty, PerturbedPathsNeverGiveAWrongMove) {
     std::uniform_int_distribution<int> square(1, kNumSquares);
     int accepted = 0, rejected = 0;
     for (int n = 0; n < 4000; ++n) {
-        const Position p = random_position(rng);
+        const Position p = test::random_mixed_position(rng, 1, 9, 60);
         for (const Color side : {Color::White, Color::Black}) {
             MoveListWithPaths list;
             generate_moves(p, side, list);
