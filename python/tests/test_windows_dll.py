@@ -60,18 +60,22 @@ def windows_build(request: pytest.FixtureRequest) -> tuple[str, Path]:
     prefix = zstd_prefix(triplet)
     build = ROOT / f"build-mingw-{arch}"
     launcher = []
+    env = dict(os.environ)
     if shutil.which("ccache"):
         launcher = ["-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
+        # Paths relative to the source tree in ccache's keys: another clone or worktree of the
+        # same sources reuses the objects (the build has no debug information naming paths).
+        env["CCACHE_BASEDIR"] = str(ROOT)
     # A portable DLL (EGDB_ARCH empty): it is copied to other people's machines.
     subprocess.run(
         ["cmake", "-S", str(ROOT), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
          f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'bindings' / 'windows' / f'mingw-{arch}.cmake'}",
          f"-DEGDB_MINGW_PREFIX={prefix}", "-DEGDB_BUILD_TESTS=OFF", "-DEGDB_BUILD_BENCH=OFF",
          "-DEGDB_BUILD_JAVA=OFF", "-DEGDB_ARCH=", *launcher],
-        check=True, stdout=subprocess.DEVNULL,
+        check=True, stdout=subprocess.DEVNULL, env=env,
     )  # fmt: skip
     subprocess.run(["cmake", "--build", str(build), "--target", "egdb_c", "-j", "2"], check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, env=env)
     return arch, build
 
 
