@@ -12,8 +12,8 @@ relinks what changed) and reads its export table back with ``objdump -p``:
 * the DLL depends on system DLLs only (its C++ runtime is linked in), so Excel loads it without
   MinGW's DLLs beside it.
 
-It needs zstd built for MinGW-w64, which scripts/setup.sh makes in build/deps/<triplet> (or
-``EGDB_MINGW_PREFIX``, a prefix per target as ``<dir>/<triplet>``). Only a missing MinGW-w64
+It needs zstd built for MinGW-w64, which scripts/setup.sh makes in build/deps/<triplet> (the
+environment variable ``EGDB_MINGW_DEPS`` names another folder of ``<triplet>`` prefixes). Only a missing MinGW-w64
 compiler skips the test; missing zstd is a failure that says to run the setup script.
 """
 
@@ -43,7 +43,7 @@ def mingw_tool(triplet: str, name: str) -> str:
 
 
 def zstd_prefix(triplet: str) -> Path:
-    root = Path(os.environ["EGDB_MINGW_PREFIX"]) if "EGDB_MINGW_PREFIX" in os.environ else ROOT / "build" / "deps"
+    root = Path(os.environ.get("EGDB_MINGW_DEPS", ROOT / "build" / "deps"))
     prefix = root / triplet
     if not (prefix / "lib" / "cmake" / "zstd" / "zstdConfig.cmake").exists():
         pytest.fail(f"no zstd for {triplet} in {prefix}: run scripts/setup.sh, which builds it from Debian's source package")
