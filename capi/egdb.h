@@ -15,6 +15,11 @@
  *   - fentoposition rejects malformed FEN (upstream silently truncates), with a message in
  *     egdb_last_error(-1).
  *
+ * Paths (directories, log files) are UTF-8 strings. On Windows they are converted to UTF-16 for
+ * the system, so any file name works whatever the ANSI code page (ASCII paths are the same in
+ * both; a caller holding an ANSI string with other characters must convert it); elsewhere their
+ * bytes go to the system unchanged.
+ *
  * Errors: every function returns an error as a negative code; egdb_last_error() then describes
  * it in words. No C++ exception ever crosses this interface.
  *

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -46,6 +47,12 @@ static_assert(EGDB_WLD_TUN_V2 == static_cast<int>(egdb::DatabaseType::WldTunV2) 
 
 constexpr const char* kVersion = "0.1.0";
 
+// Paths cross the C interface as UTF-8 (egdb.h). On Windows the path becomes UTF-16 for the
+// system's wide functions, whatever the ANSI code page; elsewhere its bytes are kept as they are.
+std::filesystem::path utf8_path(const char* text) {
+    return std::filesystem::path(std::u8string_view(reinterpret_cast<const char8_t*>(text)));
+}
+
 Position to_cpp(const EgdbPosition& p) noexcept { return {p.black, p.white, p.king}; }
 EgdbPosition to_c(const Position& p) noexcept { return {p.black, p.white, p.king}; }
 
@@ -57,7 +64,7 @@ thread_local std::string t_returned_error;
 // One open database and what belongs to it.
 struct HandleEntry {
     std::unique_ptr<Database> db;
-    std::string logfile;
+    std::filesystem::path logfile;
     std::mutex error_mutex;
     std::string last_error;
 
@@ -204,15 +211,15 @@ EGDB_API int EGDB_CALL egdb_open(const char* options, int cache_mb, const char* 
         if (directory == nullptr) return fail(EGDB_OPEN_FAIL, "directory is NULL");
         auto entry = std::make_shared<HandleEntry>();
         if (logfile != nullptr && *logfile != '\0') {
-            entry->logfile = logfile;
-            std::ofstream f(logfile, std::ios::trunc);
+            entry->logfile = utf8_path(logfile);
+            std::ofstream f(entry->logfile, std::ios::trunc);
             if (!f) return fail(EGDB_FOPEN_FAIL, std::string("cannot create log file ") + logfile);
         }
         egdb::DatabaseOptions o;
         o.kingsrow_options = options != nullptr ? options : "";
         o.cache_mb = static_cast<std::size_t>(std::max(cache_mb, 1));
         o.messages = [raw = entry.get()](const std::string& m) { raw->log(m); };
-        entry->db = Database::open(directory, o);
+        entry->db = Database::open(utf8_path(directory), o);
         entry->log(std::string("opened ") + to_string(entry->db->type()) + ", " +
                    std::to_string(entry->db->max_pieces()) + " pieces, in " + directory + "\n");
         const int handle = HandleTable::instance().insert(entry);
@@ -233,7 +240,7 @@ EGDB_API int EGDB_CALL egdb_identify(const char* directory, int* egdb_type, int*
         return fail(EGDB_NULL_ARGUMENT, "NULL argument to egdb_identify");
     }
     try {
-        const auto db = Database::open(directory);
+        const auto db = Database::open(utf8_path(directory));
         *egdb_type = static_cast<int>(db->type());
         *max_pieces = db->max_pieces();
         return 0;
@@ -557,6 +564,7 @@ EGDB_API int EGDB_CALL egdb_build(const char* directory, int pieces, int threads
     try {
         if (directory == nullptr) return fail(EGDB_NULL_ARGUMENT, "directory is NULL");
         if (pieces < 2 || pieces > 2 * egdb::kMaxPiecesPerSide) return fail(EGDB_BAD_ARGUMENT, "pieces must be 2..10");
+        const std::filesystem::path dir = utf8_path(directory);
         egdb::native::SolvedWriteOptions write;
         if (kinds != nullptr && *kinds != '\0') {
             const std::string k = kinds;
@@ -566,14 +574,14 @@ EGDB_API int EGDB_CALL egdb_build(const char* directory, int pieces, int threads
         }
         const unsigned hw = std::thread::hardware_concurrency();
         write.threads = threads > 0 ? threads : (hw == 0 ? 1 : static_cast<int>(hw));
-        std::filesystem::create_directories(directory);
+        std::filesystem::create_directories(dir);
         egdb::SolutionStore store;
         const auto order = egdb::build_order(pieces);
         std::int64_t total = 0;
         for (const auto s : order) total += static_cast<std::int64_t>(egdb::slice_size(s));
         std::int64_t done = 0;
         for (const auto s : order) {  // resume from finished files
-            const auto path = std::filesystem::path(directory) / egdb::native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+            const auto path = dir / egdb::native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
             if (!std::filesystem::exists(path)) continue;
             try {
                 const egdb::native::SliceFileReader file(path);
@@ -589,7 +597,7 @@ EGDB_API int EGDB_CALL egdb_build(const char* directory, int pieces, int threads
         egdb::BuildOptions options;
         options.threads = write.threads;
         options.on_slice_done = [&](const egdb::SliceProgress& p) {
-            egdb::native::write_solved_slice(directory, *p.solved, write);
+            egdb::native::write_solved_slice(dir, *p.solved, write);
             done += static_cast<std::int64_t>(p.positions);
             if (progress != nullptr && progress(user, p.slice.to_string().c_str(), done, total) != 0) {
                 cancelled = true;
@@ -605,7 +613,7 @@ EGDB_API int EGDB_CALL egdb_build(const char* directory, int pieces, int threads
         if (verify != 0) {
             egdb::native::VerifyOptions vo;
             vo.threads = write.threads;
-            const auto report = egdb::native::verify_native_database(directory, vo);
+            const auto report = egdb::native::verify_native_database(dir, vo);
             if (!report.ok()) {
                 return fail(EGDB_INTERNAL_ERROR,
                             "verification failed: " + (report.messages.empty() ? std::string("?") : report.messages.front()));

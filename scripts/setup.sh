@@ -54,3 +54,50 @@ if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, numpy, pytest" 2
 else
   echo "setup: Python environment present"
 fi
+
+# --- zstd for the Windows DLL ------------------------------------------------------------------
+# Debian builds zstd for Linux only. The MinGW-w64 cross build of egdb.dll links a static zstd
+# made here from Debian's source package (downloaded by apt, which checks it against the signed
+# .dsc) into build/deps/<triplet>, where bindings/windows/mingw-*.cmake look for it. Only the
+# library is built: no programs, no tests, no shared library.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+deps="$root/build/deps"
+mingw_missing=()
+for triplet in x86_64-w64-mingw32 i686-w64-mingw32; do
+  [[ -f $deps/$triplet/lib/libzstd.a && -f $deps/$triplet/lib/cmake/zstd/zstdConfig.cmake ]] ||
+    mingw_missing+=("$triplet")
+done
+if ((${#mingw_missing[@]})); then
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  mkdir -p "$deps/src"
+  if ! apt-get source --print-uris -qq libzstd >/dev/null 2>&1; then
+    # apt knows no source packages yet: add Debian's (the same archive and key as the binaries).
+    echo "setup: adding Debian's source packages to apt (/etc/apt/sources.list.d/egdb-deb-src.sources)"
+    printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" "Suites: bookworm" \
+      "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+      $SUDO tee /etc/apt/sources.list.d/egdb-deb-src.sources >/dev/null
+    $SUDO apt-get update -qq
+  fi
+  (cd "$deps/src" && apt-get source --download-only -qq libzstd)
+  orig=$(ls "$deps"/src/libzstd_*.orig.tar.* | grep -v '\.asc$' | sort -V | tail -n 1)
+  source_dir="$deps/src/zstd"
+  rm -rf "$source_dir"
+  mkdir -p "$source_dir"
+  tar -xf "$orig" -C "$source_dir" --strip-components=1
+  zstd_launcher=()
+  if command -v ccache >/dev/null; then zstd_launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+  for triplet in "${mingw_missing[@]}"; do
+    echo "setup: building zstd ($(basename "$orig")) for $triplet into $deps/$triplet"
+    arch=${triplet%%-*}
+    cmake -S "$source_dir/build/cmake" -B "$deps/build-$triplet" -G Ninja "${zstd_launcher[@]}" \
+      -DCMAKE_TOOLCHAIN_FILE="$root/bindings/windows/mingw-$arch.cmake" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INSTALL_PREFIX="$deps/$triplet" -DZSTD_BUILD_PROGRAMS=OFF -DZSTD_BUILD_TESTS=OFF \
+      -DZSTD_BUILD_SHARED=OFF -DZSTD_BUILD_STATIC=ON -DZSTD_LEGACY_SUPPORT=OFF \
+      -DZSTD_MULTITHREAD_SUPPORT=OFF >/dev/null
+    cmake --build "$deps/build-$triplet" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+    cmake --install "$deps/build-$triplet" >/dev/null
+  done
+else
+  echo "setup: zstd for MinGW-w64 present in $deps"
+fi

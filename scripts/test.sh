@@ -5,7 +5,8 @@
 #      cases cut down (EGDB_TEST_QUICK=1);
 #   3. the concurrency tests under ThreadSanitizer;
 #   4. the Python package (pip install ./python, then pytest: includes the README example, the VBA
-#      declaration check and the MinGW-w64 export check) and the Java binding (mvn test).
+#      declaration check, and the MinGW-w64 cross build of egdb.dll for x86-64 and i686 into
+#      build-mingw-<arch> with the check of its export table) and the Java binding (mvn test).
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,8 @@ cmake --build build-tsan -j "$jobs" --target egdb_thread_tests
 TSAN_OPTIONS="halt_on_error=1" build-tsan/tests/egdb_thread_tests
 
 echo "== Python binding: pip install ./python, then pytest (includes the README example, the VBA"
-echo "   declaration check against egdb.h and libegdb.so, and the MinGW-w64 export check)"
+echo "   declaration check against egdb.h and libegdb.so, and the cross build of egdb.dll with its"
+echo "   export check)"
 venv=build/venv
 if [[ ! -x $venv/bin/python ]]; then
   python3 -m venv "$venv"

@@ -6,6 +6,8 @@ Attribute VB_Name = "EgdbApi"
 ' DLL's folder first, or copy it beside EXCEL.EXE or into a folder on the PATH. 64-bit Office
 ' needs the 64-bit egdb.dll, 32-bit Office the 32-bit one (both export the same undecorated names;
 ' the 32-bit DLL uses __stdcall, as every DLL that VBA calls must).
+' Paths (database folders, log files) are read as UTF-8 (capi/egdb.h), while VBA passes a String
+' in the ANSI code page: the two agree on ASCII, so give these functions ASCII paths.
 '
 ' Every function of the Kingsrow DLL (egdb_intl64.dll / egdb_intl32.dll) is declared here with the
 ' same name and arguments, so macros written for it work after changing the Lib name; egdb's own

@@ -4,7 +4,12 @@ set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc-posix)
 set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++-posix)
 set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
-set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
+# Libraries Debian does not build for MinGW-w64 (zstd) come from this prefix, which
+# scripts/setup.sh fills from Debian's source packages (their CMake packages are found there).
+get_filename_component(_egdb_default_prefix "${CMAKE_CURRENT_LIST_DIR}/../../build/deps/x86_64-w64-mingw32" ABSOLUTE)
+set(EGDB_MINGW_PREFIX "${_egdb_default_prefix}" CACHE PATH
+    "Prefix holding the x86_64-w64-mingw32 builds of egdb's dependencies (zstd)")
+set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32 ${EGDB_MINGW_PREFIX})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

@@ -34,10 +34,10 @@ std::uint32_t crc32c_portable(std::span<const std::byte> data, std::uint32_t crc
 }
 
 std::uint32_t crc32c(std::span<const std::byte> data, std::uint32_t crc) noexcept {
+#if defined(__SSE4_2__)
     std::uint32_t c = ~crc;
     const std::byte* p = data.data();
     std::size_t n = data.size();
-#if defined(__SSE4_2__)
     std::uint64_t c64 = c;
     while (n >= 8) {
         std::uint64_t word;
@@ -53,7 +53,7 @@ std::uint32_t crc32c(std::span<const std::byte> data, std::uint32_t crc) noexcep
     }
     return ~c;
 #else
-    return crc32c_portable(std::span<const std::byte>(p, n), crc);
+    return crc32c_portable(data, crc);
 #endif
 }
 

@@ -1,60 +1,24 @@
+// The platform-independent part of MappedFile: ownership moves. Opening and unmapping are in
+// mapped_file_posix.cpp (mmap) and mapped_file_windows.cpp (MapViewOfFile); CMake compiles one.
 #include "core/util/mapped_file.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <utility>
 
 namespace egdb {
 
-MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw FileError("cannot open " + path.string() + ": " + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        const int err = errno;
-        ::close(fd);
-        throw FileError("cannot stat " + path.string() + ": " + std::strerror(err));
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0) {
-        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
-        if (p == MAP_FAILED) {
-            const int err = errno;
-            ::close(fd);
-            throw FileError("cannot map " + path.string() + ": " + std::strerror(err));
-        }
-        data_ = static_cast<const std::byte*>(p);
-    }
-    ::close(fd);
-}
-
 MappedFile::MappedFile(MappedFile&& other) noexcept
-    : data_(other.data_), size_(other.size_), path_(std::move(other.path_)) {
-    other.data_ = nullptr;
-    other.size_ = 0;
-}
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)), path_(std::move(other.path_)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     if (this != &other) {
         release();
-        data_ = other.data_;
-        size_ = other.size_;
+        data_ = std::exchange(other.data_, nullptr);
+        size_ = std::exchange(other.size_, 0);
         path_ = std::move(other.path_);
-        other.data_ = nullptr;
-        other.size_ = 0;
     }
     return *this;
 }
 
 MappedFile::~MappedFile() { release(); }
-
-void MappedFile::release() noexcept {
-    if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
-    data_ = nullptr;
-    size_ = 0;
-}
 
 }  // namespace egdb

@@ -1,14 +1,20 @@
-"""The Windows DLL (MinGW-w64 cross build) exports every function of egdb.h and of vba/egdb.bas.
+"""egdb.dll, cross-compiled with MinGW-w64, exports exactly the C interface, as VBA needs it.
 
-Two levels:
+For x86-64 and i686 the test builds the real DLL (the ``egdb_c`` target with the toolchain files
+of bindings/windows, into ``build-mingw-<arch>`` of the source tree, so that a second run only
+relinks what changed) and reads its export table back with ``objdump -p``:
 
-* the C interface's translation unit, compiled by MinGW-w64 for x86-64 and i686: its export
-  directives name every function of the header, and on i686 each is ``__stdcall`` with the
-  argument bytes the header implies (``name@N``), as VBA on 32-bit Office requires;
-* the whole DLL, linked and read back with ``objdump -p``. It needs zstd built for MinGW-w64,
-  which Debian does not package, and core/ to build on Windows; the test says so when skipped.
-  Point ``EGDB_MINGW_ZSTD_DIR`` (a prefix with include/zstd.h and lib/libzstd.a per target,
-  ``<dir>/<triplet>``) at one to run it.
+* the DLL exports every function of capi/egdb.h and every ``Declare`` of vba/egdb.bas (both
+  branches), under its plain name, and nothing else;
+* on i686 each function is ``__stdcall`` with the argument bytes the header implies (``name@N``
+  in the object that was linked), as VBA on 32-bit Office requires, and the DLL exports it
+  undecorated (``--kill-at``), as the Kingsrow DLL does;
+* the DLL depends on system DLLs only (its C++ runtime is linked in), so Excel loads it without
+  MinGW's DLLs beside it.
+
+It needs zstd built for MinGW-w64, which scripts/setup.sh makes in build/deps/<triplet> (the
+environment variable ``EGDB_MINGW_DEPS`` names another folder of ``<triplet>`` prefixes). Only a missing MinGW-w64
+compiler skips the test; missing zstd is a failure that says to run the setup script.
 """
 
 from __future__ import annotations
@@ -24,9 +30,11 @@ import pytest
 from test_vba_declarations import DECLARES, HEADER_FUNCTIONS, ROOT
 
 TARGETS = {"x86_64": "x86_64-w64-mingw32", "i686": "i686-w64-mingw32"}
+# What a DLL built with -static may import: Windows itself and the C runtime every Windows has.
+SYSTEM_DLLS = {"kernel32.dll", "msvcrt.dll"}
 
 
-def tool(triplet: str, name: str) -> str:
+def mingw_tool(triplet: str, name: str) -> str:
     for candidate in (f"{triplet}-{name}-posix", f"{triplet}-{name}"):
         path = shutil.which(candidate)
         if path:
@@ -34,61 +42,103 @@ def tool(triplet: str, name: str) -> str:
     pytest.skip(f"{triplet}-{name} not found: install Debian's mingw-w64 (scripts/setup.sh does)")
 
 
+def zstd_prefix(triplet: str) -> Path:
+    root = Path(os.environ.get("EGDB_MINGW_DEPS", ROOT / "build" / "deps"))
+    prefix = root / triplet
+    if not (prefix / "lib" / "cmake" / "zstd" / "zstdConfig.cmake").exists():
+        pytest.fail(f"no zstd for {triplet} in {prefix}: run scripts/setup.sh, which builds it from Debian's source package")
+    return prefix
+
+
+@pytest.fixture(scope="module", params=sorted(TARGETS))
+def windows_build(request: pytest.FixtureRequest) -> tuple[str, Path]:
+    """(arch, build folder) of the cross build of the egdb_c target."""
+    arch = request.param
+    triplet = TARGETS[arch]
+    mingw_tool(triplet, "g++")
+    mingw_tool(triplet, "gcc")
+    prefix = zstd_prefix(triplet)
+    build = ROOT / f"build-mingw-{arch}"
+    launcher = []
+    env = dict(os.environ)
+    if shutil.which("ccache"):
+        launcher = ["-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
+        # Paths relative to the source tree in ccache's keys: another clone or worktree of the
+        # same sources reuses the objects (the build has no debug information naming paths).
+        env["CCACHE_BASEDIR"] = str(ROOT)
+    # A portable DLL (EGDB_ARCH empty): it is copied to other people's machines.
+    subprocess.run(
+        ["cmake", "-S", str(ROOT), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+         f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'bindings' / 'windows' / f'mingw-{arch}.cmake'}",
+         f"-DEGDB_MINGW_PREFIX={prefix}", "-DEGDB_BUILD_TESTS=OFF", "-DEGDB_BUILD_BENCH=OFF",
+         "-DEGDB_BUILD_JAVA=OFF", "-DEGDB_ARCH=", *launcher],
+        check=True, stdout=subprocess.DEVNULL, env=env,
+    )  # fmt: skip
+    subprocess.run(["cmake", "--build", str(build), "--target", "egdb_c", "-j", "2"], check=True,
+                   stdout=subprocess.DEVNULL, env=env)
+    return arch, build
+
+
+def objdump_private_headers(triplet: str, dll: Path) -> str:
+    return subprocess.run([mingw_tool(triplet, "objdump"), "-p", str(dll)], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def export_table(dump: str) -> list[str]:
+    """The names of the export directory, from objdump's "[Ordinal/Name Pointer] Table"."""
+    table = dump.split("[Ordinal/Name Pointer] Table", 1)
+    assert len(table) == 2, "the DLL has no export table"
+    names = []
+    for line in table[1].splitlines()[1:]:
+        m = re.fullmatch(r"\s*\[\s*\d+\]\s+(\S+)\s*", line)
+        if not m:
+            break
+        names.append(m.group(1))
+    return names
+
+
+def test_the_dll_exports_exactly_the_c_interface(windows_build: tuple[str, Path]) -> None:
+    arch, build = windows_build
+    dll = build / "capi" / "egdb.dll"
+    assert dll.exists(), f"{dll} was not built (the DLL must be called egdb.dll: Lib \"egdb\" in vba/egdb.bas)"
+    exported = export_table(objdump_private_headers(TARGETS[arch], dll))
+    assert len(exported) == len(set(exported))
+    assert set(exported) == set(HEADER_FUNCTIONS), (
+        f"missing: {sorted(set(HEADER_FUNCTIONS) - set(exported))}, extra: {sorted(set(exported) - set(HEADER_FUNCTIONS))}"
+    )
+    for bits in ("64", "32"):
+        assert set(DECLARES[bits]) == set(exported), f"vba/egdb.bas ({bits}-bit branch) against the DLL"
+
+
+def test_the_dll_needs_only_system_dlls(windows_build: tuple[str, Path]) -> None:
+    arch, build = windows_build
+    dump = objdump_private_headers(TARGETS[arch], build / "capi" / "egdb.dll")
+    imported = {name.lower() for name in re.findall(r"^\s*DLL Name: (\S+)", dump, re.M)}
+    assert "kernel32.dll" in imported
+    assert imported <= SYSTEM_DLLS, f"imports {sorted(imported - SYSTEM_DLLS)}: the C++ runtime must be linked in"
+
+
 def stdcall_bytes(name: str) -> int:
     """Bytes of arguments a __stdcall function pops on i686: 8 for int64_t, 4 for the rest."""
     return sum(8 if p.type == "int64_t" else 4 for p in HEADER_FUNCTIONS[name].params)
 
 
-@pytest.mark.parametrize("arch", sorted(TARGETS))
-def test_c_interface_object_exports_everything(arch: str, tmp_path: Path) -> None:
+def test_the_calling_convention_is_the_kingsrow_one(windows_build: tuple[str, Path]) -> None:
+    arch, build = windows_build
     triplet = TARGETS[arch]
-    cxx = tool(triplet, "g++")
-    objcopy = shutil.which(f"{triplet}-objcopy")
-    if objcopy is None:
-        pytest.skip(f"{triplet}-objcopy not found: install binutils-mingw-w64")
-    obj = tmp_path / "egdb_capi.o"
-    subprocess.run([cxx, "-std=c++20", "-O1", "-I", str(ROOT), "-c", str(ROOT / "capi" / "egdb_capi.cpp"), "-o", str(obj)],
-                   check=True)
-    # The linker's export directives of the object, e.g. -export:"egdb_open@16".
-    section = tmp_path / "drectve.bin"
-    subprocess.run([objcopy, "-O", "binary", "--only-section=.drectve", str(obj), str(section)], check=True)
-    directives = section.read_bytes().decode("ascii", "replace")
-    exports = dict(re.findall(r'-export:"?([A-Za-z_]\w*)(?:@(\d+))?"?', directives))
-    assert set(exports) == set(HEADER_FUNCTIONS)
-    for bits in ("64", "32"):
-        assert set(DECLARES[bits]) <= set(exports)
-    for name, decoration in exports.items():
+    objects = list((build / "capi").rglob("egdb_capi.cpp.obj"))
+    assert len(objects) == 1, objects
+    nm = subprocess.run([mingw_tool(triplet, "nm"), "--defined-only", str(objects[0])], check=True,
+                        capture_output=True, text=True).stdout
+    # i686 C symbols carry a leading underscore; __stdcall adds @<bytes of arguments>.
+    prefix = "_" if arch == "i686" else ""
+    defined = {}
+    for m in re.finditer(rf"^\S+ T {prefix}([A-Za-z]\w*?)(?:@(\d+))?$", nm, re.M):
+        if m.group(1) in HEADER_FUNCTIONS:
+            defined[m.group(1)] = m.group(2)
+    assert set(defined) == set(HEADER_FUNCTIONS)
+    for name, decoration in sorted(defined.items()):
         if arch == "i686":
-            assert decoration and int(decoration) == stdcall_bytes(name), f"{name}@{decoration}: not __stdcall?"
+            assert decoration is not None and int(decoration) == stdcall_bytes(name), f"{name}@{decoration}: not __stdcall?"
         else:
-            assert not decoration, name
-
-
-@pytest.mark.parametrize("arch", sorted(TARGETS))
-def test_linked_dll_exports_everything(arch: str, tmp_path: Path) -> None:
-    triplet = TARGETS[arch]
-    tool(triplet, "g++")
-    zstd_root = Path(os.environ.get("EGDB_MINGW_ZSTD_DIR", f"/usr/{triplet}"))
-    prefix = zstd_root / triplet if (zstd_root / triplet).is_dir() else zstd_root
-    if not (prefix / "include" / "zstd.h").exists() or not (prefix / "lib" / "libzstd.a").exists():
-        pytest.skip(
-            f"no zstd for {triplet} (Debian has no MinGW zstd package; expected {prefix}/include/zstd.h and "
-            f"{prefix}/lib/libzstd.a, set EGDB_MINGW_ZSTD_DIR); the DLL link also needs a Windows "
-            "version of core/util/mapped_file.cpp and core/formats/native/slice_file_writer.cpp"
-        )
-    build = tmp_path / "build"
-    toolchain = ROOT / "bindings" / "windows" / f"mingw-{arch}.cmake"
-    subprocess.run(
-        ["cmake", "-S", str(ROOT), "-B", str(build), "-G", "Ninja", f"-DCMAKE_TOOLCHAIN_FILE={toolchain}",
-         f"-DCMAKE_PREFIX_PATH={prefix}", "-DEGDB_BUILD_TESTS=OFF", "-DEGDB_BUILD_BENCH=OFF", "-DEGDB_BUILD_JAVA=OFF",
-         "-DEGDB_ARCH="],
-        check=True,
-    )
-    subprocess.run(["cmake", "--build", str(build), "--target", "egdb_c", "-j2"], check=True)
-    dll = next(build.rglob("*egdb*.dll"))
-    dump = subprocess.run([f"{triplet}-objdump", "-p", str(dll)], check=True, capture_output=True, text=True).stdout
-    table = dump.split("[Ordinal/Name Pointer] Table", 1)[1]
-    exported = set(re.findall(r"\]\s+(\w+)\s*$", table, re.M))
-    assert set(HEADER_FUNCTIONS) <= exported, sorted(set(HEADER_FUNCTIONS) - exported)
-    for bits in ("64", "32"):
-        assert set(DECLARES[bits]) <= exported
+            assert decoration is None, f"{name}@{decoration}: x86-64 has one calling convention and no decoration"

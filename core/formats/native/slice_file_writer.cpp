@@ -3,21 +3,17 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <mutex>
-#include <thread>
-#include <cerrno>
 #include <memory>
-#include <cstring>
-#include <fcntl.h>
+#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
+#include <thread>
 #include <vector>
 #include <zstd.h>
 
+#include "core/util/atomic_file_writer.hpp"
 #include "core/util/crc32c.hpp"
 #include "core/util/little_endian.hpp"
-#include "core/util/mapped_file.hpp"
 
 namespace egdb::native {
 namespace {
@@ -103,58 +99,6 @@ EncodedSection encode_section(const SectionValues& s, std::uint64_t positions, c
     return out;
 }
 
-// Writes all of `data` to `fd` or throws FileError naming `path`.
-void write_all(int fd, std::span<const std::byte> data, const std::filesystem::path& path) {
-    while (!data.empty()) {
-        const ssize_t n = ::write(fd, data.data(), data.size());
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            throw FileError("cannot write " + path.string() + ": " + std::strerror(errno));
-        }
-        data = data.subspan(static_cast<std::size_t>(n));
-    }
-}
-
-// RAII for the temporary file: closed always, removed unless the write was committed.
-class TemporaryFile {
-public:
-    explicit TemporaryFile(std::filesystem::path path) : path_(std::move(path)) {
-        fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd_ < 0) throw FileError("cannot create " + path_.string() + ": " + std::strerror(errno));
-    }
-    TemporaryFile(const TemporaryFile&) = delete;
-    TemporaryFile& operator=(const TemporaryFile&) = delete;
-    ~TemporaryFile() {
-        if (fd_ >= 0) ::close(fd_);
-        if (!committed_) {
-            std::error_code ec;
-            std::filesystem::remove(path_, ec);
-        }
-    }
-    int fd() const noexcept { return fd_; }
-    // fsync, close and rename into place, then sync the directory so the rename is durable.
-    void commit(const std::filesystem::path& final_path) {
-        if (::fsync(fd_) != 0) throw FileError("cannot sync " + path_.string() + ": " + std::strerror(errno));
-        const int rc = ::close(fd_);
-        fd_ = -1;
-        if (rc != 0) throw FileError("cannot close " + path_.string() + ": " + std::strerror(errno));
-        std::error_code ec;
-        std::filesystem::rename(path_, final_path, ec);
-        if (ec) throw FileError("cannot rename " + path_.string() + " to " + final_path.string() + ": " + ec.message());
-        committed_ = true;
-        const int dir = ::open(final_path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dir >= 0) {
-            ::fsync(dir);
-            ::close(dir);
-        }
-    }
-
-private:
-    std::filesystem::path path_;
-    int fd_ = -1;
-    bool committed_ = false;
-};
-
 }  // namespace
 
 std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId slice,
@@ -228,13 +172,13 @@ std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId s
 
     const std::filesystem::path final_path =
         directory / slice_file_name(slice.nbm, slice.nbk, slice.nwm, slice.nwk);
-    TemporaryFile tmp(final_path.string() + ".tmp");
-    write_all(tmp.fd(), header, final_path);
+    AtomicFileWriter file(final_path);
+    file.write(header);
     for (const EncodedSection& e : encoded) {
-        write_all(tmp.fd(), e.page_table, final_path);
-        write_all(tmp.fd(), e.pages, final_path);
+        file.write(e.page_table);
+        file.write(e.pages);
     }
-    tmp.commit(final_path);
+    file.commit();
     return offset;
 }
 

@@ -1,0 +1,151 @@
+// The platform layer under the formats: MappedFile (read-only mapping) and AtomicFileWriter (a
+// file appears complete or not at all). Both have a POSIX and a Windows implementation behind
+// one header; these tests pin the behaviour both must have.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <span>
+#include <string>
+#include <unistd.h>
+#include <utility>
+
+#include "core/util/atomic_file_writer.hpp"
+#include "core/util/mapped_file.hpp"
+
+namespace egdb {
+namespace {
+
+class FileIo : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = std::filesystem::temp_directory_path() /
+               ("egdb_file_io_test_" + std::to_string(::getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(dir_);
+        std::filesystem::create_directories(dir_);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    static void write_text(const std::filesystem::path& path, const std::string& text) {
+        std::ofstream(path, std::ios::binary) << text;
+    }
+    static std::string read_text(const std::filesystem::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    }
+    static std::string text_of(std::span<const std::byte> bytes) {
+        return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+    }
+    static std::span<const std::byte> bytes_of(const std::string& text) {
+        return std::as_bytes(std::span(text.data(), text.size()));
+    }
+
+    std::filesystem::path dir_;
+};
+
+TEST_F(FileIo, MapsTheWholeFile) {
+    const std::filesystem::path path = dir_ / "data.bin";
+    std::string content(100000, '\0');
+    for (std::size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>(i * 7 % 251);
+    write_text(path, content);
+    const MappedFile file(path);
+    EXPECT_EQ(file.size(), content.size());
+    EXPECT_EQ(file.path(), path);
+    EXPECT_EQ(text_of(file.bytes()), content);
+}
+
+TEST_F(FileIo, AnEmptyFileMapsToNoBytes) {
+    const std::filesystem::path path = dir_ / "empty.bin";
+    write_text(path, "");
+    const MappedFile file(path);
+    EXPECT_EQ(file.size(), 0U);
+    EXPECT_TRUE(file.bytes().empty());
+}
+
+TEST_F(FileIo, AMissingFileIsAFileErrorNamingIt) {
+    const std::filesystem::path path = dir_ / "missing.bin";
+    try {
+        const MappedFile file(path);
+        FAIL() << "mapped a file that does not exist";
+    } catch (const FileError& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot open " + path.string() + ": "), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(FileIo, AMoveTransfersTheMapping) {
+    const std::filesystem::path path = dir_ / "data.bin";
+    write_text(path, "abcdef");
+    MappedFile first(path);
+    MappedFile second(std::move(first));
+    EXPECT_TRUE(first.bytes().empty());  // a moved-from MappedFile maps nothing
+    EXPECT_EQ(text_of(second.bytes()), "abcdef");
+    MappedFile third;
+    third = std::move(second);
+    EXPECT_TRUE(second.bytes().empty());
+    EXPECT_EQ(text_of(third.bytes()), "abcdef");
+    EXPECT_EQ(third.path(), path);
+}
+
+TEST_F(FileIo, ACommittedFileHasEveryByteAndNoTemporaryIsLeft) {
+    const std::filesystem::path path = dir_ / "out.bin";
+    AtomicFileWriter writer(path);
+    EXPECT_EQ(writer.temporary_path(), dir_ / "out.bin.tmp");
+    writer.write(bytes_of("header|"));
+    writer.write(bytes_of(""));
+    writer.write(bytes_of(std::string(70000, 'x')));
+    EXPECT_FALSE(std::filesystem::exists(path)) << "the final name must not exist before commit";
+    writer.commit();
+    EXPECT_EQ(read_text(path), "header|" + std::string(70000, 'x'));
+    EXPECT_FALSE(std::filesystem::exists(writer.temporary_path()));
+}
+
+TEST_F(FileIo, CommitReplacesAnOlderFile) {
+    const std::filesystem::path path = dir_ / "out.bin";
+    write_text(path, "old and longer than the new content");
+    {
+        AtomicFileWriter writer(path);
+        writer.write(bytes_of("new"));
+        writer.commit();
+    }
+    EXPECT_EQ(read_text(path), "new");
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 1);
+}
+
+TEST_F(FileIo, AWriteThatIsNotCommittedLeavesNothing) {
+    const std::filesystem::path path = dir_ / "out.bin";
+    {
+        AtomicFileWriter writer(path);
+        writer.write(bytes_of("partial"));
+        EXPECT_TRUE(std::filesystem::exists(writer.temporary_path()));
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
+TEST_F(FileIo, AWriteThatIsNotCommittedKeepsTheOlderFile) {
+    const std::filesystem::path path = dir_ / "out.bin";
+    write_text(path, "old");
+    {
+        AtomicFileWriter writer(path);
+        writer.write(bytes_of("new"));
+    }
+    EXPECT_EQ(read_text(path), "old");
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "out.bin.tmp"));
+}
+
+TEST_F(FileIo, AMissingDirectoryIsAFileErrorNamingTheTemporaryFile) {
+    const std::filesystem::path path = dir_ / "no-such-directory" / "out.bin";
+    try {
+        AtomicFileWriter writer(path);
+        FAIL() << "created a file in a directory that does not exist";
+    } catch (const FileError& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot create " + path.string() + ".tmp: "), std::string::npos)
+            << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace egdb
