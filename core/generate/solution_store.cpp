@@ -1,5 +1,6 @@
 #include "core/generate/solution_store.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -15,6 +16,12 @@ void SolutionStore::add(SolvedSlice solved) {
     auto& slot = slots_[slot_of(slice)];
     if (!slot) order_.push_back(slice);
     slot = std::make_unique<SolvedSlice>(std::move(solved));
+}
+
+void SolutionStore::remove(SliceId slice) {
+    if (!is_indexable(slice) || !slots_[slot_of(slice)]) return;
+    slots_[slot_of(slice)].reset();
+    order_.erase(std::find(order_.begin(), order_.end(), slice));
 }
 
 const SolvedSlice* SolutionStore::find(SliceId slice) const noexcept {

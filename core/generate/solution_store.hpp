@@ -23,6 +23,10 @@ public:
     // Throws std::invalid_argument for a non-canonical slice. Not thread-safe against lookups.
     void add(SolvedSlice solved);
 
+    // Drops the solution of `slice` and frees its memory; nothing happens when it is not held.
+    // Not thread-safe against lookups.
+    void remove(SliceId slice);
+
     // The solution of a canonical slice, or nullptr.
     const SolvedSlice* find(SliceId slice) const noexcept;
 
