@@ -42,9 +42,13 @@ WrittenSlice write_solved_slice(const std::filesystem::path& directory, const So
 // resume from it instead of solving the slice again.
 bool can_restore(const SliceFileReader& file);
 
-// Reads a file written by write_solved_slice back into memory. "Don't care" positions get their
-// true values again from their successors in `smaller` (captures lead to smaller slices), and the
-// White side of a colour-symmetric slice is filled by reversal. Requires can_restore(file).
+// Reads a file written by write_solved_slice back into memory, decompressing pages on `threads`
+// threads. "Don't care" positions get their true values again from their successors in `smaller`
+// (captures lead to smaller slices), and the White side of a colour-symmetric slice is filled by
+// reversal. The result is the solution when can_restore(file); a file without DTW sections gives
+// DTW codes that carry only WLD (1 for a win, 0 for a loss), one without MTC sections MTC 0.
+// Throws CorruptFileError when a stored side has no WLD section or a page is damaged, and what
+// `smaller` throws for a slice it does not hold.
 SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads = 1);
 
 }  // namespace egdb::native

@@ -1,5 +1,7 @@
 // `egdb verify` for native databases: every page's CRC, then every stored position against its
 // successors (the one-ply rule of core/generate/one_ply_check.hpp, for each value kind stored).
+// Slices are decoded into memory one at a time, smallest first, and checked one men configuration
+// (a block of king placements) at a time on `threads` threads.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +35,12 @@ struct VerifyReport {
     std::uint64_t bad_pages = 0;
     std::uint64_t positions_checked = 0;
     std::uint64_t mismatches = 0;
-    std::vector<std::string> messages;  // bad pages and the first mismatches, with FENs
+    bool checked_dtw = false;  // DTW and MTC are compared when every file stores them
+    bool checked_mtc = false;
+    // The most bytes of decoded values held at once: the slice being checked and the slices its
+    // successors lie in (kept only while a slice still to be checked needs them).
+    std::uint64_t peak_memory_bytes = 0;
+    std::vector<std::string> messages;  // bad pages and the first problems, with FENs
 
     bool ok() const noexcept { return bad_pages == 0 && mismatches == 0; }
 };
