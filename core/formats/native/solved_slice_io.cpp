@@ -101,7 +101,8 @@ void decode_section(const SliceFileReader& file, int section, int threads, Store
 
 }  // namespace
 
-SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads) {
+SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStore& smaller, int threads,
+                                 std::array<CaptureBits, 2>* must_capture) {
     const SliceId slice = file.slice();
     SolvedSlice solved(slice);
     const std::uint64_t n = solved.size();
@@ -138,12 +139,21 @@ SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup
         });
     }
     // Capture positions (and the White side of a symmetric slice) from their true sources.
+    if (must_capture != nullptr) {
+        for (Color side : sides) (*must_capture)[static_cast<std::size_t>(side)].assign((n + 63) / 64, 0);
+    }
+    // Ranges of whole 64-bit words: each bitset word has one writer.
     parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
+        MoveList captures;
         for (std::uint64_t i = first; i < last; ++i) {
             const Position p = indexer.position_at(i);
             for (Color side : sides) {
                 if (!has_capture(p, side)) continue;
-                const PositionValue v = value_from_successors(p, side, smaller);
+                if (must_capture != nullptr) {
+                    (*must_capture)[static_cast<std::size_t>(side)][i / 64] |= std::uint64_t{1} << (i % 64);
+                }
+                generate_captures(p, side, captures);  // the legal moves: capturing is compulsory
+                const PositionValue v = value_over_moves(p, side, captures.view(), smaller);
                 solved.dtw_codes(side)[i] = v.wld == WldValue::Draw ? kDrawCode : static_cast<DistanceCode>(v.dtw);
                 solved.mtc(side)[i] = static_cast<std::uint8_t>(v.mtc);
             }

@@ -1,6 +1,7 @@
 #include "core/formats/native/verify_database.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -101,9 +102,10 @@ private:
 };
 
 // Checks every stored position of `solved` (both stored sides to move) against its successors on
-// `threads` threads; returns the number of mismatches.
-std::uint64_t check_slice(const SolvedSlice& solved, const SolutionStore& store, CheckedKinds kinds, int threads,
-                          MessageSink& sink) {
+// `threads` threads; returns the number of mismatches. Positions flagged in `must_capture` are
+// "don't care" in the file (their value in `solved` was derived, not read).
+std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBits, 2>& must_capture,
+                          const SolutionStore& store, CheckedKinds kinds, int threads, MessageSink& sink) {
     const SliceId slice = solved.slice();
     const KingPlacements kings(slice);
     const std::uint64_t block = kings.block_size();
@@ -127,7 +129,7 @@ std::uint64_t check_slice(const SolvedSlice& solved, const SolutionStore& store,
                 const Position p = successors.position(i);
                 for (int s = 0; s < sides; ++s) {
                     const auto side = static_cast<Color>(s);
-                    if (has_capture(p, side)) continue;  // stored as "don't care"
+                    if ((must_capture[s][i / 64] >> (i % 64) & 1) != 0) continue;  // stored as "don't care"
                     generate_non_captures(p, side, moves);
                     const PositionValue stored = solved.value(i, side);
                     const PositionValue derived = value_over_moves(p, side, moves.view(), successors);
@@ -196,9 +198,10 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         const auto start = std::chrono::steady_clock::now();
         std::uint64_t checked = 0, bad = 0;
         try {
-            store.add(restore_solved_slice(*db.file(slice), store, threads));
+            std::array<CaptureBits, 2> must_capture;
+            store.add(restore_solved_slice(*db.file(slice), store, threads, &must_capture));
             report.peak_memory_bytes = std::max(report.peak_memory_bytes, store.memory_bytes());
-            bad = check_slice(*store.find(slice), store, kinds, threads, sink);
+            bad = check_slice(*store.find(slice), must_capture, store, kinds, threads, sink);
             checked = slice_size(slice) * (is_color_symmetric(slice) ? 1 : 2);
         } catch (const std::exception& e) {
             ++bad;
