@@ -83,12 +83,12 @@ bool can_restore(const SliceFileReader& file) {
 namespace {
 
 // Decodes every page of `section` on `threads` threads, calling store(index, value) once per
-// position. Pages are independent, so each thread decompresses its own run of pages.
+// position. Pages are independent; the threads take runs of 16 pages in turn.
 template <class Store>
 void decode_section(const SliceFileReader& file, int section, int threads, Store&& store) {
     const SectionDescriptor& d = file.sections()[static_cast<std::size_t>(section)];
     const std::uint64_t n = file.positions();
-    parallel_ranges(d.page_count, threads, [&](std::uint64_t first_page, std::uint64_t last_page) {
+    parallel_chunks(d.page_count, threads, 16, [&](std::uint64_t first_page, std::uint64_t last_page) {
         std::vector<std::byte> page;
         for (std::uint64_t p = first_page; p < last_page; ++p) {
             file.load_page(section, p, page);
