@@ -161,6 +161,27 @@ TEST_F(NativeBuild, CorruptPageIsReportedByVerify) {
     EXPECT_NE(r.messages.front().find(victim.filename().string()), std::string::npos) << r.messages.front();
 }
 
+// A slice file missing from the directory: the slices whose moves reach it cannot be checked,
+// and the report says which slice is missing instead of failing on a lookup in a worker thread.
+TEST_F(NativeBuild, MissingSliceIsReportedAndItsDependentsAreNotChecked) {
+    const fs::path dir = scratch("missing");
+    const SliceId missing{0, 1, 0, 1};
+    for (SliceId s : build_order(3)) {
+        if (s == missing) continue;
+        const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        fs::copy_file(*dir_ / name, dir / name);
+    }
+    const native::VerifyReport r = native::verify_native_database(dir, {.threads = 2, .max_messages = 1000});
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(r.files, build_order(3).size() - 1);
+    EXPECT_EQ(r.unchecked_slices, r.files);  // every slice reaches 0101, directly or not
+    EXPECT_EQ(r.positions_checked, 0U);
+    EXPECT_NE(std::find(r.messages.begin(), r.messages.end(),
+                        "slice 0110 cannot be checked: slice 0101, which its moves reach, is missing"),
+              r.messages.end())
+        << (r.messages.empty() ? "" : r.messages.front());
+}
+
 // A wrong value written through the writer (so every checksum is right) must be found by the
 // one-ply check and reported with the position's FEN, whichever kind is wrong.
 TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
