@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -51,19 +50,20 @@ TEST(ParallelRangesThreads, RangesOwnWholeBitsetWords) {
 }
 
 TEST(ParallelRangesThreads, WorkerExceptionReachesTheCaller) {
-    std::atomic<std::uint64_t> after_failure{0};
-    std::atomic<bool> failed{false};
-    EXPECT_THROW(parallel_chunks(1 << 20, 2, 64,
-                                 [&](std::uint64_t first, std::uint64_t) {
-                                     if (failed.load()) after_failure.fetch_add(1);
-                                     if (first == 64 * 100) {
-                                         failed.store(true);
-                                         throw std::out_of_range("slice 0101 is not solved");
-                                     }
+    auto throw_at_chunk_100 = [](std::uint64_t first, std::uint64_t last) {
+        if (first <= 64 * 100 && 64 * 100 < last) throw std::out_of_range("slice 0101 is not solved");
+    };
+    EXPECT_THROW(parallel_chunks(1 << 20, 2, 64, throw_at_chunk_100), std::out_of_range);
+    EXPECT_THROW(parallel_ranges(1 << 20, 3, throw_at_chunk_100), std::out_of_range);
+    // One thread: the chunks after the failing one are skipped.
+    std::uint64_t calls = 0;
+    EXPECT_THROW(parallel_chunks(1 << 20, 1, 64,
+                                 [&](std::uint64_t first, std::uint64_t last) {
+                                     ++calls;
+                                     throw_at_chunk_100(first, last);
                                  }),
                  std::out_of_range);
-    // The chunks left are skipped (at most one per thread may have started meanwhile).
-    EXPECT_LE(after_failure.load(), 2U);
+    EXPECT_EQ(calls, 101U);
 }
 
 }  // namespace
