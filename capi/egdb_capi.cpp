@@ -610,6 +610,7 @@ EGDB_API int EGDB_CALL egdb_build(const char* directory, int pieces, int threads
             if (cancelled) return fail(EGDB_CANCELLED, "build cancelled; run it again to resume");
             throw;
         }
+        store = egdb::SolutionStore{};  // the solutions are on disk: free them before verification reads the files
         if (verify != 0) {
             egdb::native::VerifyOptions vo;
             vo.threads = write.threads;

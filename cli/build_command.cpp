@@ -151,49 +151,56 @@ int run_build(Args args) {
     const std::vector<SliceId> order = build_order(pieces);
     std::uint64_t total_positions = 0;
     for (SliceId s : order) total_positions += slice_size(s);
-    SolutionStore store;
     Progress progress("build", total_positions);
     const auto start = std::chrono::steady_clock::now();
-
-    // Resume: finished slice files are loaded instead of solved again (smaller slices first, as
-    // restoring a slice reads the slices its captures lead to).
-    for (SliceId s : order) {
-        const auto path = out / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
-        if (!std::filesystem::exists(path)) continue;
-        try {
-            const native::SliceFileReader file(path);
-            if (!native::can_restore(file)) continue;
-            const auto t0 = std::chrono::steady_clock::now();
-            store.add(native::restore_solved_slice(file, store, threads));
-            progress.item_done(s.to_string(), slice_size(s),
-                               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                               "resumed from " + path.filename().string());
-        } catch (const std::exception& e) {
-            std::cerr << "egdb build: " << e.what() << "; solving slice " << s.to_string() << " again\n";
+    double solve_seconds = 0, write_seconds = 0;
+    {
+        // Scoped: the solutions are on disk when this block ends, and verification reads the
+        // files back, so the memory of the solutions is freed before it starts.
+        SolutionStore store;
+        // Resume: finished slice files are loaded instead of solved again (smaller slices first, as
+        // restoring a slice reads the slices its captures lead to).
+        for (SliceId s : order) {
+            const auto path = out / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+            if (!std::filesystem::exists(path)) continue;
+            try {
+                const native::SliceFileReader file(path);
+                if (!native::can_restore(file)) continue;
+                const auto t0 = std::chrono::steady_clock::now();
+                store.add(native::restore_solved_slice(file, store, threads));
+                progress.item_done(s.to_string(), slice_size(s),
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                                   "resumed from " + path.filename().string());
+            } catch (const std::exception& e) {
+                std::cerr << "egdb build: " << e.what() << "; solving slice " << s.to_string() << " again\n";
+            }
         }
-    }
 
-    std::uint64_t bytes = 0;
-    BuildOptions options;
-    options.threads = threads;
-    options.on_slice_done = [&](const SliceProgress& p) {
-        const auto t0 = std::chrono::steady_clock::now();
-        const native::WrittenSlice w = native::write_solved_slice(out, *p.solved, write_options);
-        bytes += w.file_bytes;
-        const double write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        char extra[160];
-        std::snprintf(extra, sizeof extra, "solve %.2f s, write %.2f s, %.3f WLD bits/position", p.seconds, write_seconds,
-                      8.0 * static_cast<double>(w.wld_bytes) / (2.0 * static_cast<double>(p.positions)));
-        progress.item_done(p.slice.to_string(), p.positions, p.seconds + write_seconds, extra);
-    };
-    solve_slices(pieces, store, options);
+        BuildOptions options;
+        options.threads = threads;
+        options.on_slice_done = [&](const SliceProgress& p) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const native::WrittenSlice w = native::write_solved_slice(out, *p.solved, write_options);
+            const double written = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            solve_seconds += p.seconds;
+            write_seconds += written;
+            char extra[160];
+            std::snprintf(extra, sizeof extra, "solve %.2f s, write %.2f s, %.3f WLD bits/position", p.seconds, written,
+                          8.0 * static_cast<double>(w.wld_bytes) / (2.0 * static_cast<double>(p.positions)));
+            progress.item_done(p.slice.to_string(), p.positions, p.seconds + written, extra);
+        };
+        solve_slices(pieces, store, options);
+    }
     progress.finish();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("built %zu slices (%llu positions, both sides to move) in %.1f s into %s; peak memory %.0f MiB\n",
-                order.size(), static_cast<unsigned long long>(total_positions), seconds, out.string().c_str(),
-                peak_memory_mib());
+    std::printf("built %zu slices (%llu positions, both sides to move) in %.1f s (solve %.1f s, write %.1f s) into %s;"
+                " peak memory %.0f MiB\n",
+                order.size(), static_cast<unsigned long long>(total_positions), seconds, solve_seconds, write_seconds,
+                out.string().c_str(), peak_memory_mib());
     std::fflush(stdout);
     if (!verify) return kExitOk;
+    // The verification's own peak, not the build's.
+    reset_peak_memory();
     return run_verify_report(out, threads);
 }
 

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <string>
 #include <thread>
 
 #include "cli/command.hpp"
@@ -65,17 +66,24 @@ int run_verify_report(const std::filesystem::path& dir, int threads) {
     options.threads = threads;
     options.on_slice_done = [&](const native::VerifyProgress& p) {
         progress.item_done(p.slice.to_string(), p.positions, p.seconds,
-                           p.mismatches == 0 ? "ok" : std::to_string(p.mismatches) + " MISMATCHES");
+                           !p.checked            ? "NOT CHECKED"
+                           : p.mismatches == 0 ? "ok"
+                                               : std::to_string(p.mismatches) + " MISMATCHES");
     };
     const native::VerifyReport report = native::verify_native_database(dir, options);
     progress.finish();
     for (const std::string& m : report.messages) std::cout << "error: " << m << '\n';
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("verify %s: %llu files, %llu pages (%llu bad), %llu positions checked, %llu mismatches, %.1f s: %s\n",
+    const std::string kinds = std::string("wld") + (report.checked_dtw ? ",dtw" : "") + (report.checked_mtc ? ",mtc" : "");
+    const std::string unchecked =
+        report.unchecked_slices == 0 ? "" : ", " + std::to_string(report.unchecked_slices) + " slices not checked";
+    std::printf("verify %s: %llu files, %llu pages (%llu bad), %llu positions checked (%s), %llu mismatches%s, %.1f s;"
+                " peak memory %.0f MiB (decoded values %.0f MiB): %s\n",
                 dir.string().c_str(), static_cast<unsigned long long>(report.files),
                 static_cast<unsigned long long>(report.pages), static_cast<unsigned long long>(report.bad_pages),
-                static_cast<unsigned long long>(report.positions_checked),
-                static_cast<unsigned long long>(report.mismatches), seconds, report.ok() ? "OK" : "FAILED");
+                static_cast<unsigned long long>(report.positions_checked), kinds.c_str(),
+                static_cast<unsigned long long>(report.mismatches), unchecked.c_str(), seconds, peak_memory_mib(),
+                static_cast<double>(report.peak_memory_bytes) / (1024.0 * 1024.0), report.ok() ? "OK" : "FAILED");
     return report.ok() ? kExitOk : kExitFailure;
 }
 

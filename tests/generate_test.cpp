@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "core/generate/king_placements.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/one_ply_check.hpp"
+#include "core/generate/solved_lookup.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/index/slice_indexer.hpp"
@@ -71,6 +73,39 @@ TEST(GenerateOrder, DependenciesComeFirst) {
         }
         if (s.nwm > 0) {
             EXPECT_LT(position.at(canonical({s.nbm, s.nbk, s.nwm - 1, s.nwk + 1})), position.at(s));
+        }
+    }
+}
+
+// successor_slices must hold every slice a move leads to (the verifier keeps exactly those in
+// memory), and each of them is built before the slice.
+TEST(GenerateOrder, SuccessorSlicesHoldEveryMoveAndComeFirst) {
+    const std::vector<SliceId> order = build_order(5);
+    std::mt19937_64 rng(20240611);
+    const int samples = test::quick_mode() ? 300 : 3000;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const SliceId s = order[k];
+        const std::vector<SliceId> successors = successor_slices(s);
+        for (const SliceId t : successors) {
+            EXPECT_TRUE(is_canonical(t)) << s.to_string() << " -> " << t.to_string();
+            EXPECT_LT(std::find(order.begin(), order.end(), t) - order.begin(), static_cast<std::ptrdiff_t>(k))
+                << s.to_string() << " -> " << t.to_string();
+        }
+        for (int n = 0; n < samples; ++n) {
+            const Position p = test::random_position(rng, s.nbm, s.nbk, s.nwm, s.nwk);
+            for (const Color side : {Color::Black, Color::White}) {
+                MoveList moves;
+                generate_moves(p, side, moves);
+                for (const Move& m : moves) {
+                    const Position q = apply_move(p, side, m);
+                    if (has_empty_side(q)) continue;
+                    SliceId t = slice_of(q);
+                    if (!is_canonical(t)) t = color_reversed(t);
+                    if (t == s) continue;
+                    EXPECT_NE(std::find(successors.begin(), successors.end(), t), successors.end())
+                        << to_fen(p, side) << " -> " << to_fen(q, opposite(side));
+                }
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 // Builds up to 4 pieces (3 in sanitizer builds, EGDB_TEST_QUICK).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,8 +14,10 @@
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/formats/native/verify_database.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/generate/one_ply_check.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/notation/fen.hpp"
+#include "core/rules/movegen.hpp"
 #include "tests/shared_dir.hpp"
 #include "tests/test_positions.hpp"
 
@@ -156,6 +159,91 @@ TEST_F(NativeBuild, CorruptPageIsReportedByVerify) {
     EXPECT_EQ(r.bad_pages, 1U);
     ASSERT_FALSE(r.messages.empty());
     EXPECT_NE(r.messages.front().find(victim.filename().string()), std::string::npos) << r.messages.front();
+}
+
+// A slice file missing from the directory: the slices whose moves reach it cannot be checked,
+// and the report says which slice is missing instead of failing on a lookup in a worker thread.
+TEST_F(NativeBuild, MissingSliceIsReportedAndItsDependentsAreNotChecked) {
+    const fs::path dir = scratch("missing");
+    const SliceId missing{0, 1, 0, 1};
+    for (SliceId s : build_order(3)) {
+        if (s == missing) continue;
+        const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        fs::copy_file(*dir_ / name, dir / name);
+    }
+    const native::VerifyReport r = native::verify_native_database(dir, {.threads = 2, .max_messages = 1000});
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(r.files, build_order(3).size() - 1);
+    EXPECT_EQ(r.unchecked_slices, r.files);  // every slice reaches 0101, directly or not
+    EXPECT_EQ(r.positions_checked, 0U);
+    EXPECT_NE(std::find(r.messages.begin(), r.messages.end(),
+                        "slice 0110 cannot be checked: slice 0101, which its moves reach, is missing"),
+              r.messages.end())
+        << (r.messages.empty() ? "" : r.messages.front());
+}
+
+// A wrong value written through the writer (so every checksum is right) must be found by the
+// one-ply check and reported with the position's FEN, whichever kind is wrong.
+TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
+    const native::NativeDatabase db(*dir_);
+    SolutionStore solved;
+    for (SliceId s : build_order(3)) solved.add(native::restore_solved_slice(*db.file(s), solved));
+    // A Black-to-move win without capture, DTW above 1 and MTC above 3 (a king move first): each
+    // kind can be changed without touching the others.
+    SliceId slice;
+    std::uint64_t victim = 0;
+    bool found = false;
+    for (SliceId s : build_order(3)) {
+        const SolvedSlice& candidate = *solved.find(s);
+        const SliceIndexer indexer(s);
+        for (std::uint64_t i = 0; i < candidate.size() && !found; ++i) {
+            const PositionValue v = candidate.value(i, Color::Black);
+            found = v.wld == WldValue::Win && v.dtw > 1 && v.mtc > 3 &&
+                    !has_capture(indexer.position_at(i), Color::Black);
+            if (found) {
+                slice = s;
+                victim = i;
+            }
+        }
+    }
+    ASSERT_TRUE(found);
+    const SolvedSlice& original = *solved.find(slice);
+    const SliceIndexer indexer(slice);
+    const std::string fen = to_fen(indexer.position_at(victim), Color::Black);
+    const PositionValue right = original.value(victim, Color::Black);
+
+    struct Damage {
+        const char* kind;
+        DistanceCode dtw_code;
+        std::uint8_t mtc;
+    };
+    const Damage damages[] = {
+        {"wld", kDrawCode, 0},
+        {"dtw", static_cast<DistanceCode>(right.dtw + 2), static_cast<std::uint8_t>(right.mtc)},
+        {"mtc", static_cast<DistanceCode>(right.dtw), static_cast<std::uint8_t>(right.mtc + 2)},
+    };
+    for (const Damage& damage : damages) {
+        SCOPED_TRACE(damage.kind);
+        const fs::path dir = scratch(std::string("wrong-") + damage.kind);
+        for (SliceId s : build_order(3)) {
+            const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+            fs::copy_file(*dir_ / name, dir / name);
+        }
+        SolvedSlice wrong = original;
+        wrong.dtw_codes(Color::Black)[victim] = damage.dtw_code;
+        wrong.mtc(Color::Black)[victim] = damage.mtc;
+        native::write_solved_slice(dir, wrong, {});
+        const PositionValue written = wrong.value(victim, Color::Black);
+
+        const native::VerifyReport r = native::verify_native_database(dir, {.threads = 2, .max_messages = 1000});
+        EXPECT_EQ(r.bad_pages, 0U);
+        EXPECT_FALSE(r.ok());
+        EXPECT_GE(r.mismatches, 1U);
+        const std::string expected = fen + ": stored " + describe(written) + ", successors give " + describe(right);
+        EXPECT_TRUE(std::any_of(r.messages.begin(), r.messages.end(),
+                                [&](const std::string& m) { return m.find(expected) != std::string::npos; }))
+            << "no message \"" << expected << "\"; first: " << (r.messages.empty() ? "" : r.messages.front());
+    }
 }
 
 }  // namespace

@@ -18,6 +18,33 @@ std::vector<SliceId> build_order(int max_pieces) {
     return order;
 }
 
+std::vector<SliceId> successor_slices(SliceId slice) {
+    std::vector<SliceId> out;
+    auto add = [&](SliceId s) {
+        if (s.black() == 0 || s.white() == 0) return;
+        if (!is_canonical(s)) s = color_reversed(s);
+        if (s == slice || std::find(out.begin(), out.end(), s) != out.end()) return;
+        out.push_back(s);
+    };
+    // Moves by Black; White's are Black's in the colour-reversed slice.
+    for (const bool black_moves : {true, false}) {
+        const SliceId mover_view = black_moves ? slice : color_reversed(slice);
+        auto add_as_played = [&](SliceId s) { add(black_moves ? s : color_reversed(s)); };
+        for (const bool promotes : {false, true}) {
+            if (promotes && mover_view.nbm == 0) continue;
+            const int promoted = promotes ? 1 : 0;
+            for (int men_taken = 0; men_taken <= mover_view.nwm; ++men_taken) {
+                for (int kings_taken = 0; kings_taken <= mover_view.nwk; ++kings_taken) {
+                    if (!promotes && men_taken + kings_taken == 0) continue;  // a king move or a man move
+                    add_as_played({mover_view.nbm - promoted, mover_view.nbk + promoted, mover_view.nwm - men_taken,
+                                   mover_view.nwk - kings_taken});
+                }
+            }
+        }
+    }
+    return out;
+}
+
 void solve_slices(int max_pieces, SolutionStore& store, const BuildOptions& options) {
     const std::vector<SliceId> order = build_order(max_pieces);
     std::size_t done = 0;

@@ -36,6 +36,13 @@ struct BuildOptions {
 // side, in an order where every capture or promotion successor is solved before it is needed.
 std::vector<SliceId> build_order(int max_pieces);
 
+// The canonical slices other than `slice` that a single move from a position of `slice` (either
+// side to move) can lead to: a promotion turns a man into a king, a capture removes at least one
+// opposing piece and may end in a promotion. Slices with no piece of one colour are left out (a
+// side without pieces has lost; nothing is stored for it). A superset of what occurs: used to
+// know which solved slices must be at hand, never to skip a position.
+std::vector<SliceId> successor_slices(SliceId slice);
+
 // Solves the slices of build_order(max_pieces) that `store` does not hold yet (so a partly filled
 // store resumes) and adds them to it.
 void solve_slices(int max_pieces, SolutionStore& store, const BuildOptions& options = {});

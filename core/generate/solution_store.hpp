@@ -12,6 +12,7 @@
 #include "core/generate/solved_lookup.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice.hpp"
+#include "core/index/slice_indexer.hpp"
 
 namespace egdb {
 
@@ -23,6 +24,10 @@ public:
     // Throws std::invalid_argument for a non-canonical slice. Not thread-safe against lookups.
     void add(SolvedSlice solved);
 
+    // Drops the solution of `slice` and frees its memory; nothing happens when it is not held.
+    // Not thread-safe against lookups.
+    void remove(SliceId slice);
+
     // The solution of a canonical slice, or nullptr.
     const SolvedSlice* find(SliceId slice) const noexcept;
 
@@ -32,21 +37,39 @@ public:
     // Bytes of value storage held.
     std::uint64_t memory_bytes() const noexcept;
 
-    // SolvedLookup. Thread-safe (read-only) while no add() runs.
+    // SolvedLookup. Thread-safe (read-only) while no add() or remove() runs. Defined here so that
+    // callers holding a SolutionStore (the verifier, restoring a slice) have it inlined.
     PositionValue value(const Position& position, Color side_to_move) const override;
 
 private:
+    struct Held {
+        std::unique_ptr<SolvedSlice> solved;
+        const SliceIndexer* indexer = nullptr;
+    };
+
     static constexpr int kCountsPerGroup = kMaxPiecesPerSide + 1;
     static constexpr std::size_t slot_of(SliceId s) noexcept {
         return static_cast<std::size_t>(((s.nbm * kCountsPerGroup + s.nbk) * kCountsPerGroup + s.nwm) *
                                             kCountsPerGroup +
                                         s.nwk);
     }
+    [[noreturn]] static void throw_not_solved(SliceId canonical);
 
-    std::array<std::unique_ptr<SolvedSlice>,
-               kCountsPerGroup * kCountsPerGroup * kCountsPerGroup * kCountsPerGroup>
-        slots_;
+    std::array<Held, kCountsPerGroup * kCountsPerGroup * kCountsPerGroup * kCountsPerGroup> slots_;
     std::vector<SliceId> order_;
 };
+
+inline PositionValue SolutionStore::value(const Position& position, Color side_to_move) const {
+    if (has_empty_side(position)) return empty_side_value(position, side_to_move);
+    // Both colours of a canonical slice are stored, so only non-canonical slices are reversed.
+    const SliceId slice = slice_of(position);
+    const bool reverse = !is_canonical(slice);
+    const SliceId canonical = reverse ? color_reversed(slice) : slice;
+    if (!is_indexable(canonical)) throw_not_solved(canonical);
+    const Held& held = slots_[slot_of(canonical)];
+    if (!held.solved) throw_not_solved(canonical);
+    if (reverse) return held.solved->value(held.indexer->index_of(reversed(position)), opposite(side_to_move));
+    return held.solved->value(held.indexer->index_of(position), side_to_move);
+}
 
 }  // namespace egdb

@@ -19,9 +19,8 @@ namespace {
 
 }  // namespace
 
-std::optional<PositionValue> empty_side_value(const Position& position, Color side_to_move) noexcept {
+PositionValue empty_side_value(const Position& position, Color side_to_move) noexcept {
     if (position.pieces(side_to_move) == 0) return PositionValue{WldValue::Loss, 0, 0};
-    if (position.pieces(opposite(side_to_move)) != 0) return std::nullopt;
     return value_against_no_pieces(position, side_to_move);
 }
 

@@ -3,8 +3,6 @@
 // what the one-ply verification reads.
 #pragma once
 
-#include <optional>
-
 #include "core/board/position.hpp"
 #include "core/generate/position_value.hpp"
 
@@ -25,14 +23,14 @@ public:
 
 namespace egdb {
 
-// The value of a position in which a side has no piece, or nullopt when both sides have pieces.
+// The value of a position in which a side has no piece (precondition: has_empty_side(position)).
 // A side to move without pieces has lost (DTW 0, MTC 0); a side to move whose opponent has no
 // piece wins in one ply if it has a legal move (DTW 1; MTC 1 after a king move, else
 // conversion_plies(position, side_to_move) for a man move) and has lost otherwise.
-std::optional<PositionValue> empty_side_value(const Position& position, Color side_to_move) noexcept;
+PositionValue empty_side_value(const Position& position, Color side_to_move) noexcept;
 
-// True when a side has no piece: the only case empty_side_value answers. Lookup loops test this
-// first and call empty_side_value only then (a std::optional returned on every lookup costs a
+// True when a side has no piece: the only case empty_side_value answers. Lookups test this
+// first; the value itself is returned in registers (an optional returned on every lookup cost a
 // store-to-load stall in the hot path).
 constexpr bool has_empty_side(const Position& position) noexcept { return position.black == 0 || position.white == 0; }
 

@@ -348,6 +348,11 @@ int generate_captures(const Position& pos, Color side, MoveList& list) noexcept 
                                 : generate_captures_impl<Color::White, false>(pos, list, nullptr);
 }
 
+int generate_non_captures(const Position& pos, Color side, MoveList& list) noexcept {
+    return side == Color::Black ? generate_non_captures<Color::Black>(pos, list)
+                                : generate_non_captures<Color::White>(pos, list);
+}
+
 int count_moves(const Position& pos, Color side) noexcept {
     return side == Color::Black ? count_moves_impl<Color::Black>(pos) : count_moves_impl<Color::White>(pos);
 }

@@ -21,6 +21,10 @@ int generate_moves(const Position& pos, Color side, MoveList& list) noexcept;
 // The same with the landing squares of every capture step (for PDN move strings).
 int generate_moves(const Position& pos, Color side, MoveListWithPaths& list) noexcept;
 
+// Only the moves without capture: all legal moves when has_capture(pos, side) is false (callers
+// that have just asked has_capture skip the generator's own capture test).
+int generate_non_captures(const Position& pos, Color side, MoveList& list) noexcept;
+
 // Only captures (empty list when there is none).
 int generate_captures(const Position& pos, Color side, MoveList& list) noexcept;
 

@@ -102,7 +102,7 @@ std::optional<std::uint32_t> NativeDatabase::stored(ValueKind kind, const Positi
 }
 
 PositionValue NativeDatabase::value(const Position& position, Color side_to_move) const {
-    if (has_empty_side(position)) return *empty_side_value(position, side_to_move);
+    if (has_empty_side(position)) return empty_side_value(position, side_to_move);
     if (has_capture(position, side_to_move)) return value_from_successors(position, side_to_move, *this);
     const LookupKey key = lookup_key(position, side_to_move);
     const SliceEntry* entry = file_of(key.slice);

@@ -80,45 +80,80 @@ bool can_restore(const SliceFileReader& file) {
     return true;
 }
 
-SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads) {
+namespace {
+
+// Decodes every page of `section` on `threads` threads, calling store(index, value) once per
+// position. Pages are independent; the threads take runs of 16 pages in turn.
+template <class Store>
+void decode_section(const SliceFileReader& file, int section, int threads, Store&& store) {
+    const SectionDescriptor& d = file.sections()[static_cast<std::size_t>(section)];
+    const std::uint64_t n = file.positions();
+    parallel_chunks(d.page_count, threads, 16, [&](std::uint64_t first_page, std::uint64_t last_page) {
+        std::vector<std::byte> page;
+        for (std::uint64_t p = first_page; p < last_page; ++p) {
+            file.load_page(section, p, page);
+            const std::uint64_t first = p * d.positions_per_page;
+            const std::uint64_t count = std::min<std::uint64_t>(d.positions_per_page, n - first);
+            for (std::uint64_t k = 0; k < count; ++k) store(first + k, packed_value(page, d.value_bits, k));
+        }
+    });
+}
+
+}  // namespace
+
+SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStore& smaller, int threads,
+                                 std::array<CaptureBits, 2>* must_capture) {
     const SliceId slice = file.slice();
     SolvedSlice solved(slice);
     const std::uint64_t n = solved.size();
     const SliceIndexer indexer(slice);
     const std::vector<Color> sides = stored_sides(slice);
-    // Decode the stored sections page by page.
     for (Color side : sides) {
+        const int wld_section = file.find_section(ValueKind::Wld, side);
         const int dtw_section = file.find_section(ValueKind::Dtw, side);
         const int mtc_section = file.find_section(ValueKind::Mtc, side);
-        const int wld_section = file.find_section(ValueKind::Wld, side);
-        auto decode = [&](int section, auto&& store) {
-            const SectionDescriptor& d = file.sections()[static_cast<std::size_t>(section)];
-            std::vector<std::byte> page;
-            for (std::uint64_t p = 0; p < d.page_count; ++p) {
-                file.load_page(section, p, page);
-                const std::uint64_t first = p * d.positions_per_page;
-                const std::uint64_t count = std::min<std::uint64_t>(d.positions_per_page, n - first);
-                for (std::uint64_t k = 0; k < count; ++k) store(first + k, packed_value(page, d.value_bits, k));
-            }
-        };
+        if (wld_section < 0) {
+            throw CorruptFileError(file.path().string() + ": no WLD section for " +
+                                   (side == Color::Black ? "black" : "white") + " to move");
+        }
         auto dtw = solved.dtw_codes(side);
         auto mtc = solved.mtc(side);
-        decode(dtw_section, [&](std::uint64_t i, std::uint32_t v) { dtw[i] = static_cast<DistanceCode>(v); });
-        decode(mtc_section, [&](std::uint64_t i, std::uint32_t v) { mtc[i] = static_cast<std::uint8_t>(v); });
-        decode(wld_section, [&](std::uint64_t i, std::uint32_t v) {
-            if (v == static_cast<std::uint32_t>(WldValue::Draw)) {
+        if (dtw_section >= 0) {
+            decode_section(file, dtw_section, threads,
+                           [&](std::uint64_t i, std::uint32_t v) { dtw[i] = static_cast<DistanceCode>(v); });
+        }
+        if (mtc_section >= 0) {
+            decode_section(file, mtc_section, threads,
+                           [&](std::uint64_t i, std::uint32_t v) { mtc[i] = static_cast<std::uint8_t>(v); });
+        }
+        // WLD last: it marks the draws, whose DTW and MTC are "don't care" in the file. Without a
+        // DTW section the code only carries WLD: 1 for a win, 0 for a loss (odd and even).
+        const bool wld_only = dtw_section < 0;
+        decode_section(file, wld_section, threads, [&](std::uint64_t i, std::uint32_t v) {
+            if (v == kStoredDraw) {
                 dtw[i] = kDrawCode;
                 mtc[i] = 0;
+            } else if (wld_only) {
+                dtw[i] = v == kStoredWin ? 1 : 0;
             }
         });
     }
     // Capture positions (and the White side of a symmetric slice) from their true sources.
+    if (must_capture != nullptr) {
+        for (Color side : sides) (*must_capture)[static_cast<std::size_t>(side)].assign((n + 63) / 64, 0);
+    }
+    // Ranges of whole 64-bit words: each bitset word has one writer.
     parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
+        MoveList captures;
         for (std::uint64_t i = first; i < last; ++i) {
             const Position p = indexer.position_at(i);
             for (Color side : sides) {
                 if (!has_capture(p, side)) continue;
-                const PositionValue v = value_from_successors(p, side, smaller);
+                if (must_capture != nullptr) {
+                    (*must_capture)[static_cast<std::size_t>(side)][i / 64] |= std::uint64_t{1} << (i % 64);
+                }
+                generate_captures(p, side, captures);  // the legal moves: capturing is compulsory
+                const PositionValue v = value_over_moves(p, side, captures.view(), smaller);
                 solved.dtw_codes(side)[i] = v.wld == WldValue::Draw ? kDrawCode : static_cast<DistanceCode>(v.dtw);
                 solved.mtc(side)[i] = static_cast<std::uint8_t>(v.mtc);
             }

@@ -3,12 +3,14 @@
 // a finished file back into memory when a build resumes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
+#include <vector>
 
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/slice_file_writer.hpp"
-#include "core/generate/solved_lookup.hpp"
+#include "core/generate/solution_store.hpp"
 #include "core/generate/solved_slice.hpp"
 
 namespace egdb::native {
@@ -42,9 +44,17 @@ WrittenSlice write_solved_slice(const std::filesystem::path& directory, const So
 // resume from it instead of solving the slice again.
 bool can_restore(const SliceFileReader& file);
 
-// Reads a file written by write_solved_slice back into memory. "Don't care" positions get their
-// true values again from their successors in `smaller` (captures lead to smaller slices), and the
-// White side of a colour-symmetric slice is filled by reversal. Requires can_restore(file).
-SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads = 1);
+// Reads a file written by write_solved_slice back into memory, decompressing pages on `threads`
+// threads. "Don't care" positions get their true values again from their successors in `smaller`
+// (captures lead to smaller slices), and the White side of a colour-symmetric slice is filled by
+// reversal. The result is the solution when can_restore(file); a file without DTW sections gives
+// DTW codes that carry only WLD (1 for a win, 0 for a loss), one without MTC sections MTC 0.
+// Throws CorruptFileError when a stored side has no WLD section or a page is damaged, and what
+// `smaller` throws for a slice it does not hold.
+// With `must_capture`, (*must_capture)[side] receives, for each stored side, the bitset of the
+// positions where that side has a capture (bit i % 64 of word i / 64), found on the way.
+using CaptureBits = std::vector<std::uint64_t>;
+SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStore& smaller, int threads = 1,
+                                 std::array<CaptureBits, 2>* must_capture = nullptr);
 
 }  // namespace egdb::native

@@ -1,25 +1,28 @@
 #include "core/formats/native/verify_database.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <thread>
+#include <string>
 
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/generate/king_placements.hpp"
 #include "core/generate/one_ply_check.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/parallel_ranges.hpp"
 
 namespace egdb::native {
 namespace {
 
 const char* side_name(Color c) { return c == Color::Black ? "black" : "white"; }
 
-// Collects mismatch descriptions from worker threads, keeping the first `limit`.
+// Collects problem descriptions from worker threads, keeping the first `limit`.
 class MessageSink {
 public:
     MessageSink(VerifyReport& report, std::size_t limit) : report_(report), limit_(limit) {}
@@ -34,25 +37,99 @@ private:
     std::size_t limit_;
 };
 
-// Checks every position of `slice` with side `side` to move in [0, n) on `threads` threads;
-// `claimed(index, position)` gives the stored value, `derive(position)` the one-ply value, and
-// `same(a, b)` compares them for the kinds stored.
-template <class Claimed, class Derive, class Same>
-std::uint64_t check_slice_side(SliceId slice, Color side, int threads, MessageSink& sink, Claimed&& claimed,
-                               Derive&& derive, Same&& same) {
-    const SliceIndexer indexer(slice);
-    const std::uint64_t n = slice_size(slice);
-    std::atomic<std::uint64_t> next{0};
+// The kinds every file stores for each side it stores: those are compared. (A directory whose
+// files differ, e.g. assembled by hand, is checked for what all of them hold.)
+struct CheckedKinds {
+    bool dtw = true;
+    bool mtc = true;
+};
+
+CheckedKinds kinds_in_every_file(const std::vector<const SliceFileReader*>& files) {
+    CheckedKinds kinds;
+    for (const SliceFileReader* f : files) {
+        for (const Color side : {Color::Black, Color::White}) {
+            if (side == Color::White && is_color_symmetric(f->slice())) continue;
+            kinds.dtw = kinds.dtw && f->find_section(ValueKind::Dtw, side) >= 0;
+            kinds.mtc = kinds.mtc && f->find_section(ValueKind::Mtc, side) >= 0;
+        }
+    }
+    return kinds;
+}
+
+// Successor values while one slice is checked, answered from memory. A king move keeps the men,
+// so its successor lies in the men configuration being checked (a contiguous block of king
+// placements, kingsrow-format.md 2.3), still in cache; a man move stays in the slice; captures
+// and promotions lead to other slices, answered by the store.
+class SuccessorValues {
+public:
+    SuccessorValues(const SolvedSlice& solved, const KingPlacements& kings, const SolutionStore& store)
+        : solved_(solved),
+          kings_(kings),
+          store_(store),
+          indexer_(slice_indexer(solved.slice())),
+          pieces_(solved.slice().total()) {}
+
+    // Makes the block of `index` the current men configuration.
+    void enter_block(std::uint64_t index, std::uint64_t block_size) {
+        const Position first = indexer_.position_at(index);
+        black_men_ = first.men(Color::Black);
+        white_men_ = first.men(Color::White);
+        block_first_ = index - index % block_size;
+    }
+
+    Position position(std::uint64_t index) const noexcept {
+        return kings_.position(black_men_, white_men_, index - block_first_);
+    }
+
+    PositionValue value(const Position& p, Color side_to_move) const {
+        const Bitboard black_men = p.men(Color::Black), white_men = p.men(Color::White);
+        if (black_men == black_men_ && white_men == white_men_ && popcount(p.occupied()) == pieces_) {
+            const std::uint64_t local = kings_.local_index(black_men | white_men, p.kings(Color::Black), p.kings(Color::White));
+            return solved_.value(block_first_ + local, side_to_move);
+        }
+        if (slice_of(p) == solved_.slice()) return solved_.value(indexer_.index_of(p), side_to_move);
+        return store_.value(p, side_to_move);
+    }
+
+private:
+    const SolvedSlice& solved_;
+    const KingPlacements& kings_;
+    const SolutionStore& store_;
+    const SliceIndexer& indexer_;
+    int pieces_;
+    Bitboard black_men_ = 0;
+    Bitboard white_men_ = 0;
+    std::uint64_t block_first_ = 0;
+};
+
+// Checks every stored position of `solved` (both stored sides to move) against its successors on
+// `threads` threads; returns the number of mismatches. Positions flagged in `must_capture` are
+// "don't care" in the file (their value in `solved` was derived, not read).
+std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBits, 2>& must_capture,
+                          const SolutionStore& store, CheckedKinds kinds, int threads, MessageSink& sink) {
+    const SliceId slice = solved.slice();
+    const KingPlacements kings(slice);
+    const std::uint64_t block = kings.block_size();
+    const std::uint64_t n = solved.size();
+    const std::size_t sides = is_color_symmetric(slice) ? 1 : 2;
+    auto same = [&](const PositionValue& a, const PositionValue& b) {
+        if (a.wld != b.wld) return false;
+        if (a.wld == WldValue::Draw) return true;
+        return (!kinds.dtw || a.dtw == b.dtw) && (!kinds.mtc || a.mtc == b.mtc);
+    };
     std::atomic<std::uint64_t> mismatches{0};
-    constexpr std::uint64_t kChunk = 1 << 14;
-    auto work = [&] {
-        for (std::uint64_t first = next.fetch_add(kChunk); first < n; first = next.fetch_add(kChunk)) {
-            const std::uint64_t last = std::min(n, first + kChunk);
-            for (std::uint64_t i = first; i < last; ++i) {
-                const Position p = indexer.position_at(i);
-                if (has_capture(p, side)) continue;  // stored as "don't care"
-                const PositionValue stored = claimed(i, p);
-                const PositionValue derived = derive(p);
+    parallel_chunks(n, threads, 1 << 14, [&](std::uint64_t first, std::uint64_t last) {
+        SuccessorValues successors(solved, kings, store);
+        MoveList moves;
+        for (std::uint64_t i = first; i < last; ++i) {
+            if (i == first || i % block == 0) successors.enter_block(i, block);
+            const Position p = successors.position(i);
+            for (std::size_t s = 0; s < sides; ++s) {
+                const auto side = static_cast<Color>(s);
+                if ((must_capture[s][i / 64] >> (i % 64) & 1) != 0) continue;  // stored as "don't care"
+                generate_non_captures(p, side, moves);
+                const PositionValue stored = solved.value(i, side);
+                const PositionValue derived = value_over_moves(p, side, moves.view(), successors);
                 if (!same(stored, derived)) {
                     mismatches.fetch_add(1, std::memory_order_relaxed);
                     sink.add("slice " + slice.to_string() + " index " + std::to_string(i) + " " + to_fen(p, side) +
@@ -60,24 +137,37 @@ std::uint64_t check_slice_side(SliceId slice, Color side, int threads, MessageSi
                 }
             }
         }
-    };
-    {
-        std::vector<std::jthread> workers;
-        for (int t = 1; t < threads; ++t) workers.emplace_back(work);
-        work();
-    }
+    });
     return mismatches.load();
+}
+
+// Slices of `order` from position `from` on, and every slice their successors lie in.
+std::vector<SliceId> still_needed(const std::vector<SliceId>& order, std::size_t from) {
+    std::vector<SliceId> needed(order.begin() + static_cast<std::ptrdiff_t>(from), order.end());
+    for (std::size_t k = from; k < order.size(); ++k) {
+        for (SliceId s : successor_slices(order[k])) needed.push_back(s);
+    }
+    return needed;
+}
+
+// Why `slice` cannot be checked yet, or "": a slice its moves can reach is not in the directory,
+// or could not be checked itself (its values are then not at hand).
+std::string missing_successor(SliceId slice, const NativeDatabase& db, const SolutionStore& store) {
+    for (const SliceId t : successor_slices(slice)) {
+        if (!db.has_slice(t)) return "slice " + t.to_string() + ", which its moves reach, is missing";
+        if (store.find(t) == nullptr) return "slice " + t.to_string() + ", which its moves reach, could not be checked";
+    }
+    return "";
 }
 
 }  // namespace
 
 VerifyReport verify_native_database(const std::filesystem::path& directory, const VerifyOptions& options) {
     VerifyReport report;
-    MessageSink sink(report, options.max_messages + 1000);
+    MessageSink sink(report, options.max_messages);
     const NativeDatabase db(directory, OpenOptions{16});
     const std::vector<const SliceFileReader*> files = db.files();
     report.files = files.size();
-    bool restorable = true;
     for (const SliceFileReader* f : files) {
         for (const SectionDescriptor& d : f->sections()) report.pages += d.page_count;
         report.bad_pages += f->check_page_crcs([&](int section, std::uint64_t page) {
@@ -85,7 +175,6 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
             sink.add(f->path().filename().string() + ": section " + to_string(d.kind) + "/" + side_name(d.side) +
                      " page " + std::to_string(page) + ": checksum mismatch");
         });
-        restorable = restorable && can_restore(*f);
     }
     if (report.bad_pages > 0) return report;
 
@@ -96,52 +185,50 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         if (db.has_slice(s)) order.push_back(s);
     }
     const int threads = std::max(1, options.threads);
-    const bool has_dtw = db.has_kind(ValueKind::Dtw), has_mtc = db.has_kind(ValueKind::Mtc);
-    auto same = [&](const PositionValue& a, const PositionValue& b) {
-        if (a.wld != b.wld) return false;
-        if (a.wld == WldValue::Draw) return true;
-        return (!has_dtw || a.dtw == b.dtw) && (!has_mtc || a.mtc == b.mtc);
-    };
+    const CheckedKinds kinds = kinds_in_every_file(files);
+    report.checked_dtw = kinds.dtw;
+    report.checked_mtc = kinds.mtc;
 
-    // With every kind stored, load the slices into memory (smaller first) and check there: array
-    // lookups instead of page-cache lookups. Otherwise probe the files.
+    // Smaller slices first, each decoded into memory once: its successors lie in itself and in
+    // slices checked before it. A slice is dropped as soon as no slice still to be checked can
+    // reach it, which bounds the memory by what one slice's successors need.
     SolutionStore store;
-    std::size_t done = 0;
-    for (SliceId slice : order) {
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const SliceId slice = order[k];
         const auto start = std::chrono::steady_clock::now();
         std::uint64_t checked = 0, bad = 0;
-        const std::vector<Color> sides =
-            is_color_symmetric(slice) ? std::vector<Color>{Color::Black} : std::vector<Color>{Color::Black, Color::White};
-        try {
-            if (restorable) {
-                store.add(restore_solved_slice(*db.file(slice), store, threads));
-                const SolvedSlice& solved = *store.find(slice);
-                for (Color side : sides) {
-                    bad += check_slice_side(
-                        slice, side, threads, sink, [&](std::uint64_t i, const Position&) { return solved.value(i, side); },
-                        [&](const Position& p) { return value_from_successors(p, side, store); }, same);
-                }
-            } else {
-                for (Color side : sides) {
-                    bad += check_slice_side(
-                        slice, side, threads, sink, [&](std::uint64_t, const Position& p) { return db.value(p, side); },
-                        [&](const Position& p) { return value_from_successors(p, side, db); }, same);
-                }
+        std::string obstacle = missing_successor(slice, db, store);
+        if (obstacle.empty()) {
+            try {
+                std::array<CaptureBits, 2> must_capture;
+                store.add(restore_solved_slice(*db.file(slice), store, threads, &must_capture));
+                std::uint64_t held = store.memory_bytes();
+                for (const CaptureBits& bits : must_capture) held += bits.size() * sizeof(std::uint64_t);
+                report.peak_memory_bytes = std::max(report.peak_memory_bytes, held);
+                bad = check_slice(*store.find(slice), must_capture, store, kinds, threads, sink);
+                checked = slice_size(slice) * (is_color_symmetric(slice) ? 1 : 2);
+            } catch (const std::exception& e) {
+                // Thrown by reading the file (the slice is then not in the store, and slices that
+                // reach it are not checked either) or by the check itself.
+                obstacle = e.what();
+                bad = 0;
             }
-            checked = slice_size(slice) * sides.size();
-        } catch (const std::out_of_range& e) {
-            ++bad;
-            sink.add("slice " + slice.to_string() + ": cannot be checked: " + e.what());
+        }
+        if (!obstacle.empty()) {
+            ++report.unchecked_slices;
+            sink.add("slice " + slice.to_string() + " cannot be checked: " + obstacle);
+        }
+        const std::vector<SliceId> needed = still_needed(order, k + 1);
+        for (const SliceId held : std::vector<SliceId>(store.slices())) {
+            if (std::find(needed.begin(), needed.end(), held) == needed.end()) store.remove(held);
         }
         report.positions_checked += checked;
         report.mismatches += bad;
-        ++done;
         if (options.on_slice_done) {
             const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-            options.on_slice_done({slice, checked, bad, elapsed.count(), done, order.size()});
+            options.on_slice_done({slice, checked, bad, obstacle.empty(), elapsed.count(), k + 1, order.size()});
         }
     }
-    if (report.messages.size() > options.max_messages) report.messages.resize(options.max_messages);
     return report;
 }
 

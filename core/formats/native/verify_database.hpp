@@ -1,5 +1,7 @@
 // `egdb verify` for native databases: every page's CRC, then every stored position against its
 // successors (the one-ply rule of core/generate/one_ply_check.hpp, for each value kind stored).
+// Slices are decoded into memory one at a time, smallest first, and checked one men configuration
+// (a block of king placements) at a time on `threads` threads.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@ struct VerifyProgress {
     SliceId slice;
     std::uint64_t positions = 0;  // positions checked in this slice (both stored sides)
     std::uint64_t mismatches = 0;
+    bool checked = true;  // false: the slice could not be checked (see the report's messages)
     double seconds = 0;
     std::size_t slices_done = 0;
     std::size_t slices_total = 0;
@@ -33,9 +36,17 @@ struct VerifyReport {
     std::uint64_t bad_pages = 0;
     std::uint64_t positions_checked = 0;
     std::uint64_t mismatches = 0;
-    std::vector<std::string> messages;  // bad pages and the first mismatches, with FENs
+    // Slices that could not be checked: a slice their moves reach is missing or could not be
+    // checked itself, or reading them failed.
+    std::uint64_t unchecked_slices = 0;
+    bool checked_dtw = false;  // DTW and MTC are compared when every file stores them
+    bool checked_mtc = false;
+    // The most bytes of decoded values held at once: the slice being checked and the slices its
+    // successors lie in (kept only while a slice still to be checked needs them).
+    std::uint64_t peak_memory_bytes = 0;
+    std::vector<std::string> messages;  // bad pages and the first problems, with FENs
 
-    bool ok() const noexcept { return bad_pages == 0 && mismatches == 0; }
+    bool ok() const noexcept { return bad_pages == 0 && mismatches == 0 && unchecked_slices == 0; }
 };
 
 // Throws what NativeDatabase's constructor throws when the directory cannot be opened at all.
