@@ -491,6 +491,15 @@ TEST_F(KingsrowDtwDatabase, WriterRejectsWhatTheFormatCannotHold) {
     dont_care[0] = std::uint64_t{1} << 17;
     tables = {{{1, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(plies, dont_care)}};
     EXPECT_NO_THROW(write_dtw_database(dir, tables));  // ... unless nobody cares
+    // The streaming writer takes tables in file order only, each once.
+    const std::vector<std::uint32_t> three(slice_size({2, 0, 1, 0}), 4);
+    DtwDatabaseWriter writer(dir);
+    writer.add({{2, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(three)});
+    EXPECT_THROW(writer.add({{1, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(plies, dont_care)}),
+                 std::invalid_argument);
+    EXPECT_THROW(writer.add({{2, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(three)}), std::invalid_argument);
+    tables = {{{1, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(plies, dont_care)}, tables[0]};
+    EXPECT_THROW(write_dtw_database(dir, tables), std::invalid_argument);  // given twice
     std::filesystem::remove_all(dir);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace egdb::kingsrow {
 
@@ -128,7 +129,7 @@ constexpr std::uint32_t pair_key(std::uint16_t left, std::uint16_t right) noexce
 
 }  // namespace
 
-RePairEncoding build_repair_grammar(std::span<const std::uint16_t> values, std::uint32_t terminal_count,
+RePairEncoding build_repair_grammar(std::vector<std::uint16_t> values, std::uint32_t terminal_count,
                                     const RePairOptions& options) {
     RePairEncoding out;
     const std::uint32_t max_symbols = std::min<std::uint32_t>(options.max_symbols, 0xFFFF);
@@ -141,7 +142,7 @@ RePairEncoding build_repair_grammar(std::span<const std::uint16_t> values, std::
         out.rules.push_back({static_cast<std::uint16_t>(t), static_cast<std::uint16_t>(t)});
         lengths.push_back(1);
     }
-    out.sequence.assign(values.begin(), values.end());
+    out.sequence = std::move(values);
     std::vector<std::uint16_t>& seq = out.sequence;
 
     struct Candidate {
