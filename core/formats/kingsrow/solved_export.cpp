@@ -1,87 +1,108 @@
 #include "core/formats/kingsrow/solved_export.hpp"
 
-#include <thread>
-
+#include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
 
 #include "core/formats/kingsrow/database.hpp"
 #include "core/formats/kingsrow/dtw/dtw_database.hpp"
 #include "core/formats/kingsrow/dtw/dtw_solved_source.hpp"
-#include "core/notation/fen.hpp"
+#include "core/formats/kingsrow/file_set.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/parallel_ranges.hpp"
 
 namespace egdb::kingsrow {
 namespace {
 
-// Per (slice, side) arrays the writers read through spans; kept alive until all files are written.
-struct SideData {
-    SliceId slice;
-    Color side = Color::Black;
-    std::vector<WldResult> wld;
-    std::vector<std::uint16_t> mtc;
-    std::vector<std::uint64_t> capture_bits;   // side to move must capture
-    std::vector<std::uint64_t> mtc_dont_care;  // captures and draws
-};
+// The per-index arrays of one (slice, side) are filled by `threads` threads over 64-aligned
+// ranges, so each bitset word has one writer.
 
-SideData prepare(const SolvedSlice& solved, Color side, int threads) {
-    SideData d;
-    d.slice = solved.slice();
-    d.side = side;
-    const std::uint64_t n = solved.size();
-    d.wld.resize(n);
-    d.mtc.resize(n);
-    d.capture_bits.assign((n + 63) / 64, 0);
-    d.mtc_dont_care.assign((n + 63) / 64, 0);
-    const SliceIndexer indexer(d.slice);
-    // Threads own 64-aligned ranges, so each bitset word has one writer.
+// Bit i set when the side to move must capture at index i (Kingsrow stores nothing useful there).
+std::vector<std::uint64_t> capture_bits(SliceId slice, Color side, int threads) {
+    const std::uint64_t n = slice_size(slice);
+    std::vector<std::uint64_t> bits((n + 63) / 64, 0);
+    const SliceIndexer& indexer = slice_indexer(slice);
     parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
         for (std::uint64_t i = first; i < last; ++i) {
-            const PositionValue v = solved.value(i, side);
-            d.wld[i] = v.wld == WldValue::Win ? WldResult::Win : v.wld == WldValue::Loss ? WldResult::Loss : WldResult::Draw;
-            d.mtc[i] = v.mtc;
-            const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-            if (has_capture(indexer.position_at(i), side)) {
-                d.capture_bits[i / 64] |= bit;
-                d.mtc_dont_care[i / 64] |= bit;
-            } else if (v.wld == WldValue::Draw) {
-                d.mtc_dont_care[i / 64] |= bit;
-            }
+            if (has_capture(indexer.position_at(i), side)) bits[i / 64] |= std::uint64_t{1} << (i % 64);
         }
     });
-    return d;
+    return bits;
+}
+
+std::vector<WldResult> wld_results(const SolvedSlice& solved, Color side, int threads) {
+    std::vector<WldResult> values(solved.size());
+    parallel_ranges(solved.size(), threads, [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t i = first; i < last; ++i) {
+            const WldValue v = solved.value(i, side).wld;
+            values[i] = v == WldValue::Win ? WldResult::Win : v == WldValue::Loss ? WldResult::Loss : WldResult::Draw;
+        }
+    });
+    return values;
+}
+
+std::vector<std::uint16_t> mtc_plies(const SolvedSlice& solved, Color side, int threads) {
+    std::vector<std::uint16_t> plies(solved.size());
+    parallel_ranges(solved.size(), threads, [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t i = first; i < last; ++i) plies[i] = solved.value(i, side).mtc;
+    });
+    return plies;
+}
+
+// MTC is meaningless at captures and draws (7.1).
+std::vector<std::uint64_t> mtc_dont_care(const SolvedSlice& solved, Color side, std::span<const std::uint64_t> captures,
+                                         int threads) {
+    std::vector<std::uint64_t> bits(captures.begin(), captures.end());
+    parallel_ranges(solved.size(), threads, [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t i = first; i < last; ++i) {
+            if (solved.value(i, side).wld == WldValue::Draw) bits[i / 64] |= std::uint64_t{1} << (i % 64);
+        }
+    });
+    return bits;
 }
 
 }  // namespace
 
 KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& directory, const SolutionStore& store,
                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options) {
-    std::vector<SideData> data;
-    std::vector<DtwTableSource> dtw_tables;
     for (SliceId s : slices) {
-        const SolvedSlice* solved = store.find(s);
-        if (solved == nullptr) throw std::invalid_argument("slice " + s.to_string() + " is not solved");
-        // Colour-symmetric slices are only read with Black to move (section 1.5).
+        if (store.find(s) == nullptr) throw std::invalid_argument("slice " + s.to_string() + " is not solved");
+    }
+    // The writers take the tables in file order and finish each file before the next.
+    std::vector<SliceId> ordered = slices;
+    std::stable_sort(ordered.begin(), ordered.end(), [](SliceId a, SliceId b) {
+        return table_place(a, Color::Black) < table_place(b, Color::Black);
+    });
+    std::optional<WldDatabaseWriter> wld;
+    std::optional<MtcDatabaseWriter> mtc;
+    std::optional<DtwDatabaseWriter> dtw;
+    if (options.wld) wld.emplace(directory, options.wld_type);
+    if (options.mtc) mtc.emplace(directory);
+    if (options.dtw) dtw.emplace(directory);
+    // One (slice, side) at a time: its arrays are freed before the next table is prepared.
+    for (SliceId s : ordered) {
+        const SolvedSlice& solved = *store.find(s);
         for (Color side : {Color::Black, Color::White}) {
-            if (side == Color::White && is_color_symmetric(s)) continue;
-            data.push_back(prepare(*solved, side, options.threads));
-            if (options.dtw) dtw_tables.push_back({s, side, dtw_values_from_solved(*solved, side)});
+            if (side == Color::White && is_color_symmetric(s)) continue;  // never read (1.5)
+            const std::vector<std::uint64_t> captures = capture_bits(s, side, options.threads);
+            if (wld) wld->add({s, side, wld_results(solved, side, options.threads), captures});
+            if (mtc) {
+                mtc->add({s, side, mtc_plies(solved, side, options.threads),
+                          mtc_dont_care(solved, side, captures, options.threads)});
+            }
+            if (dtw) dtw->add({s, side, dtw_values_from_solved(solved, side, captures)});
+            if (options.on_table_written) options.on_table_written(s, side);
         }
     }
     KingsrowExportReport report;
-    if (options.wld) {
-        std::vector<WldTable> tables;
-        for (const SideData& d : data) tables.push_back({d.slice, d.side, d.wld, d.capture_bits});
-        report.wld = write_wld_database(directory, options.wld_type, tables);
-    }
-    if (options.mtc) {
-        std::vector<MtcTable> tables;
-        for (const SideData& d : data) tables.push_back({d.slice, d.side, d.mtc, d.mtc_dont_care});
-        report.mtc = write_mtc_database(directory, tables);
-    }
-    if (options.dtw) report.dtw = write_dtw_database(directory, dtw_tables);
+    if (wld) report.wld = wld->finish();
+    if (mtc) report.mtc = mtc->finish();
+    if (dtw) report.dtw = dtw->finish();
     return report;
 }
 

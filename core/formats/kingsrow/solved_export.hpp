@@ -5,6 +5,8 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "core/formats/kingsrow/database_writer.hpp"
@@ -19,6 +21,8 @@ struct KingsrowExportOptions {
     bool mtc = true;
     bool dtw = true;
     int threads = 1;
+    // Called after each (slice, side to move) is in the files of every kind; may be empty.
+    std::function<void(SliceId, Color)> on_table_written;
 };
 
 struct KingsrowExportReport {
@@ -27,7 +31,9 @@ struct KingsrowExportReport {
     DtwWriteStats dtw;
 };
 
-// Writes every slice of `slices` (canonical, all held by `store`) for the sides a lookup reads.
+// Writes every slice of `slices` (canonical, all held by `store`) for the sides a lookup reads,
+// one (slice, side) at a time in file order (3.1): besides `store`, memory holds only the
+// arrays of the table being written, so exporting costs little more than solving did.
 KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& directory, const SolutionStore& store,
                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options);
 
