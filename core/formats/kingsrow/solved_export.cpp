@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -84,21 +87,42 @@ KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& direc
     if (options.wld) wld.emplace(directory, options.wld_type);
     if (options.mtc) mtc.emplace(directory);
     if (options.dtw) dtw.emplace(directory);
-    // One (slice, side) at a time: its arrays are freed before the next table is prepared.
+    // DTW encoding (Re-Pair) takes far longer than the WLD and MTC writers, and does not depend
+    // on where a table lands in its file: up to `threads` tables are encoded at once, each on its
+    // own thread, and appended in order. Everything else is one table at a time.
+    struct PendingDtw {
+        SliceId slice;
+        Color side;
+        std::future<DtwEncodedTable> encoded;
+    };
+    std::deque<PendingDtw> pending;
+    const auto append_oldest = [&] {
+        PendingDtw oldest = std::move(pending.front());
+        pending.pop_front();
+        dtw->add(oldest.encoded.get());
+        if (options.on_table_written) options.on_table_written(oldest.slice, oldest.side);
+    };
     for (SliceId s : ordered) {
         const SolvedSlice& solved = *store.find(s);
         for (Color side : {Color::Black, Color::White}) {
             if (side == Color::White && is_color_symmetric(s)) continue;  // never read (1.5)
-            const std::vector<std::uint64_t> captures = capture_bits(s, side, options.threads);
-            if (wld) wld->add({s, side, wld_results(solved, side, options.threads), captures});
+            auto captures = std::make_shared<const std::vector<std::uint64_t>>(capture_bits(s, side, options.threads));
+            if (wld) wld->add({s, side, wld_results(solved, side, options.threads), *captures});
             if (mtc) {
                 mtc->add({s, side, mtc_plies(solved, side, options.threads),
-                          mtc_dont_care(solved, side, captures, options.threads)});
+                          mtc_dont_care(solved, side, *captures, options.threads)});
             }
-            if (dtw) dtw->add({s, side, dtw_values_from_solved(solved, side, captures)});
-            if (options.on_table_written) options.on_table_written(s, side);
+            if (!dtw) {
+                if (options.on_table_written) options.on_table_written(s, side);
+                continue;
+            }
+            if (pending.size() >= static_cast<std::size_t>(std::max(options.threads, 1))) append_oldest();
+            pending.push_back({s, side, std::async(std::launch::async, [&solved, side, captures] {
+                                   return encode_dtw_table({solved.slice(), side, dtw_values_from_solved(solved, side, *captures)});
+                               })});
         }
     }
+    while (!pending.empty()) append_oldest();
     KingsrowExportReport report;
     if (wld) report.wld = wld->finish();
     if (mtc) report.mtc = mtc->finish();

@@ -32,8 +32,9 @@ struct KingsrowExportReport {
 };
 
 // Writes every slice of `slices` (canonical, all held by `store`) for the sides a lookup reads,
-// one (slice, side) at a time in file order (3.1): besides `store`, memory holds only the
-// arrays of the table being written, so exporting costs little more than solving did.
+// table by table in file order (3.1): besides `store`, memory holds the WLD and MTC arrays of one
+// table and the DTW encodings of at most `threads` tables, a few bytes per position of the
+// largest slices, so exporting costs little more than solving did.
 KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& directory, const SolutionStore& store,
                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options);
 

@@ -111,6 +111,13 @@ void write_file(const std::filesystem::path& path, std::span<const std::byte> by
     if (!out) throw FileError(path.string() + ": cannot write");
 }
 
+void check_dtw_slice(SliceId slice) {
+    if (!is_indexable(slice) || slice.black() == 0 || slice.white() == 0 || slice.total() > kDtwMaxPieces ||
+        !is_canonical(slice)) {
+        throw std::invalid_argument("slice " + slice.to_string() + " is not a canonical slice of 2 to 7 pieces (only those are stored)");
+    }
+}
+
 }  // namespace
 
 DtwDatabaseWriter::DtwDatabaseWriter(std::filesystem::path directory, const DtwWriterOptions& options)
@@ -118,17 +125,35 @@ DtwDatabaseWriter::DtwDatabaseWriter(std::filesystem::path directory, const DtwW
     std::filesystem::create_directories(directory_);
 }
 
-void DtwDatabaseWriter::add(const DtwTableSource& table) {
-    if (!is_indexable(table.slice) || table.slice.black() == 0 || table.slice.white() == 0 ||
-        table.slice.total() > kDtwMaxPieces || !is_canonical(table.slice)) {
-        throw std::invalid_argument("slice " + table.slice.to_string() +
-                                    " is not a canonical slice of 2 to 7 pieces (only those are stored)");
+DtwEncodedTable encode_dtw_table(const DtwTableSource& table, const RePairOptions& options) {
+    check_dtw_slice(table.slice);
+    DtwEncodedTable out{table.slice, table.side_to_move, {}};
+    const std::uint64_t size = slice_size(table.slice);
+    const std::uint64_t subslices = subslice_count(size, kSubsliceSizeDtw);
+    for (std::uint64_t sub = 0; sub < subslices; ++sub) {
+        const auto n = static_cast<std::size_t>(subslice_length(size, kSubsliceSizeDtw, sub));
+        out.subslices.push_back(encode_dtw_subslice(stored_values(table, sub * kSubsliceSizeDtw, n), options));
     }
+    return out;
+}
+
+void DtwDatabaseWriter::add(const DtwTableSource& table) {
+    check_dtw_slice(table.slice);
+    if (is_color_symmetric(table.slice) && table.side_to_move == Color::White) return;
+    add(encode_dtw_table(table, options_.repair));
+}
+
+void DtwDatabaseWriter::add(DtwEncodedTable table) {
+    check_dtw_slice(table.slice);
     if (is_color_symmetric(table.slice) && table.side_to_move == Color::White) return;
     const TablePlace place = table_place(table.slice, table.side_to_move);
     if (last_place_ && place <= *last_place_) {
         throw std::invalid_argument("slice " + table.slice.to_string() + (table.side_to_move == Color::Black ? " b" : " w") +
                                     ": tables must be given once each, in the driver's file order");
+    }
+    const std::uint64_t size = slice_size(table.slice);
+    if (table.subslices.size() != subslice_count(size, kSubsliceSizeDtw)) {
+        throw std::invalid_argument("slice " + table.slice.to_string() + ": wrong number of encoded subslices");
     }
     last_place_ = place;
     const FormatTraits& traits = traits_of(DbType::Dtw);
@@ -144,12 +169,8 @@ void DtwDatabaseWriter::add(const DtwTableSource& table) {
         pieces_written_ = std::max(pieces_written_, table.slice.total());
     }
 
-    const std::uint64_t size = slice_size(table.slice);
-    const std::uint64_t subslices = subslice_count(size, kSubsliceSizeDtw);
-    for (std::uint64_t sub = 0; sub < subslices; ++sub) {
-        const auto n = static_cast<std::size_t>(subslice_length(size, kSubsliceSizeDtw, sub));
-        DtwEncodedSubslice encoded = encode_dtw_subslice(stored_values(table, sub * kSubsliceSizeDtw, n), options_.repair);
-
+    for (std::size_t sub = 0; sub < table.subslices.size(); ++sub) {
+        DtwEncodedSubslice& encoded = table.subslices[sub];
         DtwIndexRecord record;
         record.slice = table.slice;
         record.side_to_move = table.side_to_move;
@@ -166,7 +187,7 @@ void DtwDatabaseWriter::add(const DtwTableSource& table) {
                     static_cast<std::streamsize>(encoded.miniblocks.size()));
         data_bytes_ += encoded.miniblocks.size();
 
-        stats_.positions += n;
+        stats_.positions += subslice_length(size, kSubsliceSizeDtw, sub);
         stats_.subslices += 1;
         stats_.miniblocks += record.miniblock_positions.size();
         stats_.grammar_symbols += record.rules.size();
@@ -210,11 +231,7 @@ DtwWriteStats write_dtw_database(const std::filesystem::path& directory, std::sp
                                  const DtwWriterOptions& options) {
     std::vector<const DtwTableSource*> ordered;
     for (const DtwTableSource& t : tables) {
-        if (!is_indexable(t.slice) || t.slice.black() == 0 || t.slice.white() == 0 || t.slice.total() > kDtwMaxPieces ||
-            !is_canonical(t.slice)) {
-            throw std::invalid_argument("slice " + t.slice.to_string() +
-                                        " is not a canonical slice of 2 to 7 pieces (only those are stored)");
-        }
+        check_dtw_slice(t.slice);
         ordered.push_back(&t);
     }
     std::stable_sort(ordered.begin(), ordered.end(), [](const DtwTableSource* a, const DtwTableSource* b) {

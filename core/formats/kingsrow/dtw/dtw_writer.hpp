@@ -71,6 +71,18 @@ struct DtwEncodedSubslice {
 // grammar builder rewrites them in place. Precondition: values not empty.
 DtwEncodedSubslice encode_dtw_subslice(std::vector<std::uint16_t> values, const RePairOptions& options = {});
 
+// One (slice, side to move) table encoded, its subslices in order. Encoding does not depend on
+// where the table lands in its file, so tables can be encoded in parallel and appended in order.
+struct DtwEncodedTable {
+    SliceId slice;
+    Color side_to_move = Color::Black;
+    std::vector<DtwEncodedSubslice> subslices;
+};
+
+// Throws std::invalid_argument for a slice DTW does not store and for a value above
+// 2 * kDtwMaxValue + 1 plies that is not don't-care.
+DtwEncodedTable encode_dtw_table(const DtwTableSource& table, const RePairOptions& options = {});
+
 struct DtwWriteStats {
     std::uint64_t positions = 0;
     std::uint64_t subslices = 0;
@@ -83,9 +95,9 @@ struct DtwWriteStats {
 
 // Writes a DTW database into `directory` (created if needed) one table at a time: db2..db5 per
 // piece count, db6-xxxx / db7-xxxx per slice (3.1). Tables arrive in strictly increasing
-// table_place order (file_set.hpp); each subslice is encoded and appended to the data file on
-// disk before the next is read, so memory is one subslice's values and grammar, whatever the size
-// of the database. Tables of White to move in a colour-symmetric slice are skipped (never read,
+// table_place order (file_set.hpp), as sources (encoded here, a subslice at a time) or already
+// encoded; each is appended to the data file on disk before the next, so memory is one table's
+// encoding, whatever the size of the database. Tables of White to move in a colour-symmetric slice are skipped (never read,
 // 1.5). add() throws std::invalid_argument for a non-canonical slice, more than 7 pieces, a table
 // out of order or given twice, or a value above 2 * kDtwMaxValue + 1 plies; FileError when a
 // file cannot be written.
@@ -93,6 +105,7 @@ class DtwDatabaseWriter {
 public:
     explicit DtwDatabaseWriter(std::filesystem::path directory, const DtwWriterOptions& options = {});
     void add(const DtwTableSource& table);
+    void add(DtwEncodedTable table);
     // Closes the last file and forces the identifying CRC (12.4). Call once, after the last add.
     DtwWriteStats finish();
 
