@@ -1,21 +1,15 @@
 #include "core/formats/kingsrow/solved_export.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <deque>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
-#include "core/formats/kingsrow/database.hpp"
-#include "core/formats/kingsrow/dtw/dtw_database.hpp"
 #include "core/formats/kingsrow/dtw/dtw_solved_source.hpp"
 #include "core/formats/kingsrow/file_set.hpp"
 #include "core/index/slice_indexer.hpp"
-#include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/parallel_ranges.hpp"
 
@@ -128,68 +122,6 @@ KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& direc
     if (mtc) report.mtc = mtc->finish();
     if (dtw) report.dtw = dtw->finish();
     return report;
-}
-
-std::vector<std::string> check_kingsrow_export(const std::filesystem::path& directory, const SolutionStore& store,
-                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options,
-                                               std::uint64_t* mismatches, std::uint64_t* checked) {
-    int max_pieces = 0;
-    for (SliceId s : slices) max_pieces = std::max(max_pieces, s.total());
-    OpenOptions open;
-    open.cache_mb = 64;
-    std::unique_ptr<Database> wld, mtc;
-    std::unique_ptr<DtwDatabase> dtw;
-    if (options.wld) wld = open_database(directory, options.wld_type, max_pieces, open);
-    if (options.mtc) mtc = open_database(directory, DbType::MtcRunlen, max_pieces, open);
-    if (options.dtw) dtw = std::make_unique<DtwDatabase>(directory);
-    std::vector<std::string> problems;
-    std::mutex problems_mutex;
-    std::atomic<std::uint64_t> bad{0}, count{0};
-    auto report = [&](const Position& p, Color side, const std::string& what) {
-        bad.fetch_add(1, std::memory_order_relaxed);
-        std::lock_guard lock(problems_mutex);
-        if (problems.size() < 20) problems.push_back(to_fen(p, side) + ": " + what);
-    };
-    for (SliceId s : slices) {
-        const SolvedSlice& solved = *store.find(s);
-        const SliceIndexer indexer(s);
-        const std::uint64_t n = solved.size();
-        std::atomic<std::uint64_t> next{0};
-        auto work = [&] {
-            constexpr std::uint64_t kChunk = 1 << 14;
-            for (std::uint64_t first = next.fetch_add(kChunk); first < n; first = next.fetch_add(kChunk)) {
-                for (std::uint64_t i = first; i < std::min(n, first + kChunk); ++i) {
-                    const Position p = indexer.position_at(i);
-                    for (Color side : {Color::Black, Color::White}) {
-                        if (has_capture(p, side)) continue;
-                        count.fetch_add(1, std::memory_order_relaxed);
-                        const PositionValue v = solved.value(i, side);
-                        if (wld) {
-                            const int want = v.wld == WldValue::Win ? 1 : v.wld == WldValue::Loss ? 2 : 3;
-                            const int got = wld->lookup_code(p, side, Conditional::No);
-                            if (got != want) report(p, side, "WLD " + std::to_string(got) + ", expected " + std::to_string(want));
-                        }
-                        if (v.wld == WldValue::Draw) continue;
-                        if (mtc) {
-                            const int want = v.mtc >= MtcValue::kThreshold ? (v.mtc + 1) / 2 * 2 : MtcValue::kLessThanThresholdCode;
-                            const int got = mtc->lookup_code(p, side, Conditional::No);
-                            if (got != want) report(p, side, "MTC " + std::to_string(got) + ", expected " + std::to_string(want));
-                        }
-                        if (dtw) {
-                            const int got = dtw->lookup(p, side);
-                            if (got != v.dtw / 2) report(p, side, "DTW " + std::to_string(got) + ", expected " + std::to_string(v.dtw / 2));
-                        }
-                    }
-                }
-            }
-        };
-        std::vector<std::jthread> workers;
-        for (int t = 1; t < options.threads; ++t) workers.emplace_back(work);
-        work();
-    }
-    if (mismatches != nullptr) *mismatches = bad.load();
-    if (checked != nullptr) *checked = count.load();
-    return problems;
 }
 
 }  // namespace egdb::kingsrow

@@ -38,12 +38,4 @@ struct KingsrowExportReport {
 KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& directory, const SolutionStore& store,
                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options);
 
-// Reads every stored position of the written directory back through the Kingsrow readers and
-// compares it with `store`: WLD codes, MTC as the format stores it (even, rounded up, 1 below
-// the threshold), DTW halved (8.1). Returns descriptions of the first mismatches (empty: all equal)
-// and counts every mismatch in *mismatches.
-std::vector<std::string> check_kingsrow_export(const std::filesystem::path& directory, const SolutionStore& store,
-                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options,
-                                               std::uint64_t* mismatches = nullptr, std::uint64_t* checked = nullptr);
-
 }  // namespace egdb::kingsrow
