@@ -491,6 +491,15 @@ TEST_F(KingsrowDtwDatabase, WriterRejectsWhatTheFormatCannotHold) {
     dont_care[0] = std::uint64_t{1} << 17;
     tables = {{{1, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(plies, dont_care)}};
     EXPECT_NO_THROW(write_dtw_database(dir, tables));  // ... unless nobody cares
+    // The streaming writer takes tables in file order only, each once.
+    const std::vector<std::uint32_t> three(slice_size({2, 0, 1, 0}), 4);
+    DtwDatabaseWriter writer(dir);
+    writer.add({{2, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(three)});
+    EXPECT_THROW(writer.add({{1, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(plies, dont_care)}),
+                 std::invalid_argument);
+    EXPECT_THROW(writer.add({{2, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(three)}), std::invalid_argument);
+    tables = {{{1, 0, 1, 0}, Color::Black, dtw_values_from_array<std::uint32_t>(plies, dont_care)}, tables[0]};
+    EXPECT_THROW(write_dtw_database(dir, tables), std::invalid_argument);  // given twice
     std::filesystem::remove_all(dir);
 }
 
@@ -521,6 +530,27 @@ TEST(KingsrowDtwSolved, GeneratorSolutionsRoundTrip) {
         }
     }
     EXPECT_GT(checked, 200'000U);
+
+    // Tables encoded apart (as the exporter does, in parallel) and appended in order give the
+    // same files.
+    const std::filesystem::path encoded_dir = test::fresh_directory("solved_encoded");
+    DtwDatabaseWriter writer(encoded_dir);
+    for (int pieces = 2; pieces <= 3; ++pieces) {
+        for (const SliceId s : canonical_slices(pieces)) {  // the file order
+            for (const Color c : {Color::Black, Color::White}) {
+                writer.add(encode_dtw_table({s, c, dtw_values_from_solved(*store.find(s), c)}));
+            }
+        }
+    }
+    writer.finish();
+    for (const char* name : {"db2.idx_dtw", "db2.cpr_dtw", "db3.idx_dtw", "db3.cpr_dtw"}) {
+        std::ifstream a(dir / name, std::ios::binary), b(encoded_dir / name, std::ios::binary);
+        const std::string bytes_a((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
+        const std::string bytes_b((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
+        EXPECT_FALSE(bytes_a.empty()) << name;
+        EXPECT_EQ(bytes_a, bytes_b) << name;
+    }
+    std::filesystem::remove_all(encoded_dir);
     std::filesystem::remove_all(dir);
 }
 

@@ -167,6 +167,64 @@ TEST(KingsrowLookup, SingleValueSubslicesAreWrittenAsSingleValueRecords) {
     EXPECT_EQ(db->lookup_code(fen("W:WK23:B40"), Color::White, Conditional::No), to_code(WldResult::Win));
 }
 
+// 3.2 rule 4: a file whose every subslice is single-valued still gets one data record, its
+// last, which the streaming writer only knows to be last when the next file starts.
+TEST(KingsrowLookup, AFileOfConstantSubslicesEndsWithADataRecord) {
+    for (const DbType type : {DbType::WldRunlen, DbType::MtcRunlen}) {
+        ScratchDir dir(std::string("constant_") + std::string(name_of(type)));
+        std::vector<SyntheticSide> sides;
+        for (const SliceId s : canonical_slices(2)) {
+            for (const Color c : {Color::Black, Color::White}) {
+                if (is_color_symmetric(s) && c == Color::White) continue;
+                SyntheticSide side = test::synthetic_side(s, c, ValueSet::Results, 3, true);
+                std::fill(side.mtc.begin(), side.mtc.end(), std::uint16_t{0});
+                sides.push_back(std::move(side));
+            }
+        }
+        sides.push_back(test::synthetic_side({2, 0, 1, 0}, Color::Black, ValueSet::Results, 4));
+        const bool mtc = type == DbType::MtcRunlen;
+        if (mtc) {
+            write_mtc_database(dir.path(), test::mtc_tables(sides));
+        } else {
+            write_wld_database(dir.path(), type, test::wld_tables(sides));
+        }
+        std::ifstream in(dir.path() / (mtc ? "db2.idx_mtc" : "db2.idx"));
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // The last table of db2 is 0101 (a king each), Black to move: a data record at byte 0.
+        EXPECT_NE(text.find("BASE0,1,0,1,0,b:0/0\n"), std::string::npos) << text;
+        EXPECT_EQ(text.find("BASE0,1,0,1,0,b:+"), std::string::npos) << text;
+        EXPECT_GT(std::filesystem::file_size(dir.path() / (mtc ? "db2.cpr_mtc" : "db2.cpr")), 0U);
+        std::uint64_t stored = 0;
+        for (const SyntheticSide& side : sides) {
+            for (std::uint64_t i = 0; i < side.wld.size(); ++i) stored += side.is_free(i) ? 0 : 1;
+        }
+        const auto db = open_database(dir.path());
+        EXPECT_EQ(expect_read_back(*db, sides, mtc), stored) << name_of(type);
+    }
+}
+
+// The streaming writers take tables in file order, one at a time; a table out of that order or
+// given twice is refused with the slice named, since the file it belongs to may be closed.
+TEST(KingsrowLookup, StreamingWritersRefuseTablesOutOfFileOrder) {
+    ScratchDir dir("order");
+    const SyntheticSide two = test::synthetic_side({1, 0, 1, 0}, Color::Black, ValueSet::Results, 5);
+    const SyntheticSide three = test::synthetic_side({2, 0, 1, 0}, Color::Black, ValueSet::Results, 6);
+    WldDatabaseWriter wld(dir.path(), DbType::WldRunlen);
+    wld.add({three.slice, three.side, three.wld, three.dont_care});
+    try {
+        wld.add({two.slice, two.side, two.wld, two.dont_care});
+        ADD_FAILURE() << "a 2-piece table after a 3-piece one was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("1010"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(wld.add({three.slice, three.side, three.wld, three.dont_care}), std::invalid_argument);
+    MtcDatabaseWriter mtc(dir.path());
+    mtc.add({three.slice, Color::White, three.mtc, three.dont_care});
+    EXPECT_THROW(mtc.add({three.slice, Color::Black, three.mtc, three.dont_care}), std::invalid_argument);
+    EXPECT_THROW(write_wld_database(dir.path(), DbType::WldRunlen, test::wld_tables({two, two})), std::invalid_argument);
+    EXPECT_NO_THROW(write_wld_database(dir.path(), DbType::WldRunlen, test::wld_tables({three, two})));
+}
+
 TEST(KingsrowIdentify, WrittenDirectoriesAreTypedByTheUpstreamCrcTable) {
     EGDB_REQUIRE_TABLES(DbType::WldTunV2);
     ScratchDir dir("identify");

@@ -9,13 +9,11 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <optional>
+#include <memory>
 #include <span>
-#include <string>
-#include <vector>
 
-#include "core/formats/kingsrow/identify.hpp"
 #include "core/formats/kingsrow/result.hpp"
+#include "core/formats/kingsrow/text_database_writer.hpp"
 #include "core/index/slice.hpp"
 
 namespace egdb::kingsrow {
@@ -38,29 +36,41 @@ struct MtcTable {
     std::span<const std::uint64_t> dont_care;
 };
 
-struct WriterOptions {
-    // Tunstall formats: codes trial-encoded to rank each catalog / value-map candidate.
-    int catalog_trial_codes = 64;
-    // Force the identifying index file's CRC-32 so that upstream egdb_open accepts the directory.
-    bool force_identification_crc = true;
+// Writes a WLD database one table at a time: tables in strictly increasing table_place order
+// (file_set.hpp), each converted, encoded and written before the next is taken, so only one
+// table is ever held. White-to-move tables of colour-symmetric slices are skipped (never read,
+// 1.5). add() throws std::invalid_argument on bad input (non-canonical slice, wrong sizes, order,
+// values the type cannot store), FileError; the constructor TunstallTablesUnavailable.
+class WldDatabaseWriter {
+public:
+    WldDatabaseWriter(const std::filesystem::path& directory, DbType type, const WriterOptions& options = {});
+    void add(const WldTable& table);
+    WriteReport finish();
+
+private:
+    DbType type_;
+    std::unique_ptr<StreamEncoder> encoder_;
+    TextDatabaseWriter files_;
 };
 
-struct WriteReport {
-    std::vector<std::string> files;  // written, index and data
-    std::uint64_t index_bytes = 0;
-    std::uint64_t data_bytes = 0;
-    std::uint64_t positions = 0;     // stored (slice, side) positions
-    int max_pieces = 0;
-    std::optional<IdentificationRow> identification;  // the row whose CRC was forced
+// The same for MTC.
+class MtcDatabaseWriter {
+public:
+    explicit MtcDatabaseWriter(const std::filesystem::path& directory, const WriterOptions& options = {});
+    void add(const MtcTable& table);
+    WriteReport finish();
+
+private:
+    std::unique_ptr<StreamEncoder> encoder_;
+    TextDatabaseWriter files_;
 };
 
-// Writes a WLD database of `type` (WldRunlen, WldTunV1 or WldTunV2). Colour-symmetric slices
-// need only Black to move (White-to-move tables of them are not written, as upstream never reads
-// them). Throws std::invalid_argument on bad input (non-canonical slice, wrong sizes, values V2
-// cannot store), TunstallTablesUnavailable, FileError.
+// Writes a WLD database of `type` (WldRunlen, WldTunV1 or WldTunV2) from tables in any order (a
+// table given twice is an error), through WldDatabaseWriter.
 WriteReport write_wld_database(const std::filesystem::path& directory, DbType type, std::span<const WldTable> tables,
                                const WriterOptions& options = {});
 
+// The same for MTC, through MtcDatabaseWriter.
 WriteReport write_mtc_database(const std::filesystem::path& directory, std::span<const MtcTable> tables,
                                const WriterOptions& options = {});
 

@@ -44,4 +44,13 @@ std::string file_base_name(DbType type, SliceId slice) {
     return "db" + std::to_string(n) + "-" + slice.to_string();
 }
 
+TablePlace table_place(SliceId slice, Color side_to_move) {
+    const std::vector<SliceId> slices = canonical_slices(slice.total());
+    const auto at = std::find(slices.begin(), slices.end(), slice);
+    if (at == slices.end()) {
+        throw std::invalid_argument("slice " + slice.to_string() + " is not a canonical slice with both sides present");
+    }
+    return {slice.total(), static_cast<int>(at - slices.begin()), side_to_move};
+}
+
 }  // namespace egdb::kingsrow

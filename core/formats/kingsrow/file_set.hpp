@@ -3,6 +3,7 @@
 // `db<n>-<nbm><nbk><nwm><nwk>` files hold one slice.
 #pragma once
 
+#include <compare>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,5 +40,20 @@ std::vector<DbFile> database_files(DbType type, int max_pieces);
 
 // The base name of the file holding a canonical slice.
 std::string file_base_name(DbType type, SliceId slice);
+
+// Where the table of a (canonical slice, side to move) comes in the files of every type: files
+// by number of pieces, slices in the driver's enumeration order (1.5), Black before White. Every
+// file of 3.1 then holds consecutive tables, so a writer that receives tables in increasing
+// TablePlace order finishes each file before it starts the next.
+struct TablePlace {
+    int pieces = 0;
+    int slice_rank = 0;  // position in canonical_slices(pieces)
+    Color side = Color::Black;
+
+    friend constexpr auto operator<=>(const TablePlace&, const TablePlace&) = default;
+};
+
+// Throws std::invalid_argument for a slice that is not canonical or has an empty side.
+TablePlace table_place(SliceId slice, Color side_to_move);
 
 }  // namespace egdb::kingsrow

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "core/formats/kingsrow/database_writer.hpp"
@@ -19,6 +21,8 @@ struct KingsrowExportOptions {
     bool mtc = true;
     bool dtw = true;
     int threads = 1;
+    // Called after each (slice, side to move) is in the files of every kind; may be empty.
+    std::function<void(SliceId, Color)> on_table_written;
 };
 
 struct KingsrowExportReport {
@@ -27,16 +31,11 @@ struct KingsrowExportReport {
     DtwWriteStats dtw;
 };
 
-// Writes every slice of `slices` (canonical, all held by `store`) for the sides a lookup reads.
+// Writes every slice of `slices` (canonical, all held by `store`) for the sides a lookup reads,
+// table by table in file order (3.1): besides `store`, memory holds the WLD and MTC arrays of one
+// table and the DTW encodings of at most `threads` tables, a few bytes per position of the
+// largest slices, so exporting costs little more than solving did.
 KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& directory, const SolutionStore& store,
                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options);
-
-// Reads every stored position of the written directory back through the Kingsrow readers and
-// compares it with `store`: WLD codes, MTC as the format stores it (even, rounded up, 1 below
-// the threshold), DTW halved (8.1). Returns descriptions of the first mismatches (empty: all equal)
-// and counts every mismatch in *mismatches.
-std::vector<std::string> check_kingsrow_export(const std::filesystem::path& directory, const SolutionStore& store,
-                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options,
-                                               std::uint64_t* mismatches = nullptr, std::uint64_t* checked = nullptr);
 
 }  // namespace egdb::kingsrow

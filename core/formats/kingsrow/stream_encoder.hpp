@@ -15,22 +15,26 @@ namespace egdb::kingsrow {
 
 class StreamSink {
 public:
-    StreamSink(std::vector<std::uint8_t>& file, std::uint64_t index_unit)
-        : file_(file), unit_(index_unit), start_(file.size()) {}
+    // `pending` holds the data file's bytes from offset `pending_offset` on (the bytes before it
+    // are already on disk); the stream's codes are appended to it.
+    StreamSink(std::vector<std::uint8_t>& pending, std::uint64_t pending_offset, std::uint64_t index_unit)
+        : pending_(pending), pending_offset_(pending_offset), unit_(index_unit), start_(offset()) {}
 
     // Appends one code covering `positions` positions; a code at an index-unit boundary (other
     // than the stream's first byte) gets an index line with the positions covered so far.
     void emit(std::uint8_t code, std::uint64_t positions) {
-        if (file_.size() != start_ && file_.size() % unit_ == 0) unit_starts_.push_back(clamped(covered_));
-        file_.push_back(code);
+        const std::uint64_t at = offset();
+        if (at != start_ && at % unit_ == 0) unit_starts_.push_back(clamped(covered_));
+        pending_.push_back(code);
         covered_ += positions;
     }
 
     std::uint64_t covered() const noexcept { return covered_; }
+    // File offsets of the stream's first byte and of the next byte.
     std::uint64_t start() const noexcept { return start_; }
-    std::uint64_t offset() const noexcept { return file_.size(); }
+    std::uint64_t offset() const noexcept { return pending_offset_ + pending_.size(); }
     // Bytes left in the current 4096-byte block (4096 at a boundary).
-    std::uint64_t room_in_block() const noexcept { return kBlockBytes - file_.size() % kBlockBytes; }
+    std::uint64_t room_in_block() const noexcept { return kBlockBytes - offset() % kBlockBytes; }
     const std::vector<std::uint32_t>& unit_starts() const noexcept { return unit_starts_; }
 
     // 16.3: upstream misreads a stream lying inside one 64-byte sub-block in its cached path; pad
@@ -40,13 +44,14 @@ public:
     void pad_across_sub_block(std::uint8_t filler, std::uint64_t filler_positions) {
         if (start_ % kBlockBytes >= kBlockBytes - kSubBlockBytes) return;
         const std::uint64_t target = (start_ / kSubBlockBytes + 1) * kSubBlockBytes + 1;
-        while (file_.size() < target) emit(filler, filler_positions);
+        while (offset() < target) emit(filler, filler_positions);
     }
 
 private:
     static std::uint32_t clamped(std::uint64_t v) noexcept { return v > 0x7FFFFFFFU ? 0x7FFFFFFFU : static_cast<std::uint32_t>(v); }
 
-    std::vector<std::uint8_t>& file_;
+    std::vector<std::uint8_t>& pending_;
+    std::uint64_t pending_offset_;
     std::uint64_t unit_;
     std::uint64_t start_;
     std::uint64_t covered_ = 0;

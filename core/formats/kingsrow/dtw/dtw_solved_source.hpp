@@ -3,15 +3,18 @@
 // stores no meaningful DTW there, and the freedom lets the writer extend runs).
 #pragma once
 
+#include <cstdint>
+#include <span>
+
 #include "core/formats/kingsrow/dtw/dtw_writer.hpp"
 #include "core/generate/solved_slice.hpp"
 
 namespace egdb::kingsrow {
 
-enum class CaptureValues : std::uint8_t { DontCare, Keep };
-
-// A source over one side of `solved`, which must outlive the writing.
+// A source over one side of `solved`, which must outlive the writing. `capture_bits` (bit i of
+// word i / 64 set when the side to move must capture at index i) saves generating the moves of
+// every position again when the caller has it; empty: the source finds the captures itself.
 DtwValueSource dtw_values_from_solved(const SolvedSlice& solved, Color side_to_move,
-                                      CaptureValues captures = CaptureValues::DontCare);
+                                      std::span<const std::uint64_t> capture_bits = {});
 
 }  // namespace egdb::kingsrow

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
-#include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/formats/kingsrow/crc32.hpp"
 #include "core/formats/kingsrow/file_set.hpp"
@@ -16,25 +17,12 @@
 
 namespace egdb::kingsrow {
 
-void fill_dont_care(std::span<std::uint16_t> values, std::span<const std::uint8_t> dont_care) noexcept {
-    std::size_t first_known = 0;
-    while (first_known < values.size() && dont_care[first_known] != 0) ++first_known;
-    std::uint16_t previous = first_known < values.size() ? values[first_known] : 0;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (dont_care[i] != 0) {
-            values[i] = previous;
-        } else {
-            previous = values[i];
-        }
-    }
-}
-
-DtwEncodedSubslice encode_dtw_subslice(std::span<const std::uint16_t> values, const RePairOptions& options) {
+DtwEncodedSubslice encode_dtw_subslice(std::vector<std::uint16_t> values, const RePairOptions& options) {
     if (values.empty()) throw std::invalid_argument("empty subslice");
     const std::uint16_t largest = *std::max_element(values.begin(), values.end());
     if (largest > kDtwMaxValue) throw std::invalid_argument("value " + std::to_string(largest) + " above the DTW maximum");
 
-    RePairEncoding grammar = build_repair_grammar(values, std::uint32_t{largest} + 1, options);
+    RePairEncoding grammar = build_repair_grammar(std::move(values), std::uint32_t{largest} + 1, options);
     std::vector<std::uint32_t> expansion(grammar.rules.size(), 1);
     for (std::size_t s = 0; s < grammar.rules.size(); ++s) {
         const RePairRule& r = grammar.rules[s];
@@ -77,8 +65,43 @@ DtwEncodedSubslice encode_dtw_subslice(std::span<const std::uint16_t> values, co
 
 namespace {
 
-std::size_t enumeration_rank(const DbFile& file, SliceId slice) {
-    return static_cast<std::size_t>(std::find(file.slices.begin(), file.slices.end(), slice) - file.slices.begin());
+// Positions read from a value source at a time: the source's plies and flags for one chunk are
+// all the writer holds besides the subslice's stored values.
+constexpr std::size_t kSourceChunk = std::size_t{1} << 16;
+
+// The stored values of one subslice: floor(plies / 2) (8.1), with every don't-care position given
+// its nearest determined predecessor's value (at the start, the first determined value; all zero
+// if none), which turns it into a run extension.
+std::vector<std::uint16_t> stored_values(const DtwTableSource& table, std::uint64_t first, std::size_t n) {
+    std::vector<std::uint16_t> values(n);
+    std::vector<std::uint32_t> plies;
+    std::vector<std::uint8_t> dont_care;
+    std::size_t leading_free = n;  // index of the first determined value, n while none seen
+    std::uint16_t previous = 0;
+    for (std::size_t begin = 0; begin < n; begin += kSourceChunk) {
+        const std::size_t count = std::min(kSourceChunk, n - begin);
+        plies.assign(count, 0);
+        dont_care.assign(count, 0);
+        table.values(first + begin, plies, dont_care);
+        for (std::size_t k = 0; k < count; ++k) {
+            const std::size_t i = begin + k;
+            if (dont_care[k] != 0) {
+                values[i] = previous;
+                continue;
+            }
+            const std::uint32_t v = plies[k] / 2;
+            if (v > kDtwMaxValue) {
+                throw std::invalid_argument("slice " + table.slice.to_string() + ": DTW of " + std::to_string(plies[k]) +
+                                            " plies at index " + std::to_string(first + i) +
+                                            " is above the format's maximum");
+            }
+            previous = static_cast<std::uint16_t>(v);
+            values[i] = previous;
+            if (leading_free == n) leading_free = i;
+        }
+    }
+    if (leading_free < n) std::fill(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(leading_free), values[leading_free]);
+    return values;
 }
 
 void write_file(const std::filesystem::path& path, std::span<const std::byte> bytes) {
@@ -88,113 +111,135 @@ void write_file(const std::filesystem::path& path, std::span<const std::byte> by
     if (!out) throw FileError(path.string() + ": cannot write");
 }
 
+void check_dtw_slice(SliceId slice) {
+    if (!is_indexable(slice) || slice.black() == 0 || slice.white() == 0 || slice.total() > kDtwMaxPieces ||
+        !is_canonical(slice)) {
+        throw std::invalid_argument("slice " + slice.to_string() + " is not a canonical slice of 2 to 7 pieces (only those are stored)");
+    }
+}
+
 }  // namespace
 
-DtwWriteStats write_dtw_database(const std::filesystem::path& directory, std::span<const DtwTableSource> tables,
-                                 const DtwWriterOptions& options) {
-    // Group the tables by file, ordered as the driver enumerates files and slices (1.5, 3.1),
-    // Black to move before White.
+DtwDatabaseWriter::DtwDatabaseWriter(std::filesystem::path directory, const DtwWriterOptions& options)
+    : directory_(std::move(directory)), options_(options) {
+    std::filesystem::create_directories(directory_);
+}
+
+DtwEncodedTable encode_dtw_table(const DtwTableSource& table, const RePairOptions& options) {
+    check_dtw_slice(table.slice);
+    DtwEncodedTable out{table.slice, table.side_to_move, {}};
+    const std::uint64_t size = slice_size(table.slice);
+    const std::uint64_t subslices = subslice_count(size, kSubsliceSizeDtw);
+    for (std::uint64_t sub = 0; sub < subslices; ++sub) {
+        const auto n = static_cast<std::size_t>(subslice_length(size, kSubsliceSizeDtw, sub));
+        out.subslices.push_back(encode_dtw_subslice(stored_values(table, sub * kSubsliceSizeDtw, n), options));
+    }
+    return out;
+}
+
+void DtwDatabaseWriter::add(const DtwTableSource& table) {
+    check_dtw_slice(table.slice);
+    if (is_color_symmetric(table.slice) && table.side_to_move == Color::White) return;
+    add(encode_dtw_table(table, options_.repair));
+}
+
+void DtwDatabaseWriter::add(DtwEncodedTable table) {
+    check_dtw_slice(table.slice);
+    if (is_color_symmetric(table.slice) && table.side_to_move == Color::White) return;
+    const TablePlace place = table_place(table.slice, table.side_to_move);
+    if (last_place_ && place <= *last_place_) {
+        throw std::invalid_argument("slice " + table.slice.to_string() + (table.side_to_move == Color::Black ? " b" : " w") +
+                                    ": tables must be given once each, in the driver's file order");
+    }
+    const std::uint64_t size = slice_size(table.slice);
+    if (table.subslices.size() != subslice_count(size, kSubsliceSizeDtw)) {
+        throw std::invalid_argument("slice " + table.slice.to_string() + ": wrong number of encoded subslices");
+    }
+    last_place_ = place;
     const FormatTraits& traits = traits_of(DbType::Dtw);
-    const std::vector<DbFile> names = database_files(DbType::Dtw, kDtwMaxPieces);
-    std::map<std::size_t, std::vector<const DtwTableSource*>> by_file;
-    for (const DtwTableSource& t : tables) {
-        if (!is_indexable(t.slice) || t.slice.black() == 0 || t.slice.white() == 0 || t.slice.total() > kDtwMaxPieces ||
-            !is_canonical(t.slice)) {
-            throw std::invalid_argument("slice " + t.slice.to_string() +
-                                        " is not a canonical slice of 2 to 7 pieces (only those are stored)");
-        }
-        if (is_color_symmetric(t.slice) && t.side_to_move == Color::White) continue;
-        const std::string base = file_base_name(DbType::Dtw, t.slice);
-        const auto file = std::find_if(names.begin(), names.end(), [&](const DbFile& f) { return f.base_name == base; });
-        by_file[static_cast<std::size_t>(file - names.begin())].push_back(&t);
+    const std::string base = file_base_name(DbType::Dtw, table.slice);
+    if (base != base_name_) {
+        if (!base_name_.empty()) close_file();
+        base_name_ = base;
+        const std::filesystem::path data_path = directory_ / (base + std::string(traits.data_extension));
+        data_.open(data_path, std::ios::binary | std::ios::trunc);
+        if (!data_) throw FileError(data_path.string() + ": cannot write");
+        data_bytes_ = 0;
+        index_.clear();
+        pieces_written_ = std::max(pieces_written_, table.slice.total());
     }
 
-    std::filesystem::create_directories(directory);
-    DtwWriteStats stats;
-    int pieces_written = 0;
-    for (auto& [file_number, file_tables] : by_file) {
-        const DbFile& file = names[file_number];
-        pieces_written = std::max(pieces_written, file.pieces);
-        std::sort(file_tables.begin(), file_tables.end(), [&](const DtwTableSource* a, const DtwTableSource* b) {
-            const std::size_t ra = enumeration_rank(file, a->slice), rb = enumeration_rank(file, b->slice);
-            return ra != rb ? ra < rb : a->side_to_move < b->side_to_move;
-        });
-        for (std::size_t i = 1; i < file_tables.size(); ++i) {
-            if (file_tables[i]->slice == file_tables[i - 1]->slice &&
-                file_tables[i]->side_to_move == file_tables[i - 1]->side_to_move) {
-                throw std::invalid_argument("slice " + file_tables[i]->slice.to_string() + " given twice");
-            }
-        }
+    for (std::size_t sub = 0; sub < table.subslices.size(); ++sub) {
+        DtwEncodedSubslice& encoded = table.subslices[sub];
+        DtwIndexRecord record;
+        record.slice = table.slice;
+        record.side_to_move = table.side_to_move;
+        record.subslice = static_cast<std::uint16_t>(sub);
+        const std::uint64_t g0 = data_bytes_ / kDtwMiniblockBytes;
+        record.first_block = static_cast<std::int32_t>(g0 / kDtwMiniblocksPerBlock);
+        record.first_miniblock = static_cast<std::uint16_t>(g0 % kDtwMiniblocksPerBlock);
+        record.block_count = static_cast<std::int32_t>(dtw_blocks_touched(g0, encoded.miniblock_positions.size()));
+        record.rules = std::move(encoded.rules);
+        record.huffman = std::move(encoded.huffman);
+        record.miniblock_positions = std::move(encoded.miniblock_positions);
+        append_dtw_index_record(record, index_);
+        data_.write(reinterpret_cast<const char*>(encoded.miniblocks.data()),
+                    static_cast<std::streamsize>(encoded.miniblocks.size()));
+        data_bytes_ += encoded.miniblocks.size();
 
-        std::vector<std::byte> index;
-        std::vector<std::byte> data;
-        std::vector<std::uint32_t> plies;
-        std::vector<std::uint8_t> dont_care;
-        std::vector<std::uint16_t> values;
-        for (const DtwTableSource* table : file_tables) {
-            const std::uint64_t size = slice_size(table->slice);
-            const std::uint64_t subslices = subslice_count(size, kSubsliceSizeDtw);
-            for (std::uint64_t sub = 0; sub < subslices; ++sub) {
-                const auto n = static_cast<std::size_t>(subslice_length(size, kSubsliceSizeDtw, sub));
-                plies.assign(n, 0);
-                dont_care.assign(n, 0);
-                table->values(sub * kSubsliceSizeDtw, plies, dont_care);
-                values.resize(n);
-                for (std::size_t i = 0; i < n; ++i) {
-                    const std::uint32_t v = plies[i] / 2;  // 8.1: the file stores floor(plies / 2)
-                    if (v > kDtwMaxValue && dont_care[i] == 0) {
-                        throw std::invalid_argument("slice " + table->slice.to_string() + ": DTW of " +
-                                                    std::to_string(plies[i]) + " plies at index " +
-                                                    std::to_string(sub * kSubsliceSizeDtw + i) +
-                                                    " is above the format's maximum");
-                    }
-                    values[i] = static_cast<std::uint16_t>(std::min<std::uint32_t>(v, kDtwMaxValue));
-                }
-                fill_dont_care(values, dont_care);
-                DtwEncodedSubslice encoded = encode_dtw_subslice(values, options.repair);
-
-                DtwIndexRecord record;
-                record.slice = table->slice;
-                record.side_to_move = table->side_to_move;
-                record.subslice = static_cast<std::uint16_t>(sub);
-                const std::uint64_t g0 = data.size() / kDtwMiniblockBytes;
-                record.first_block = static_cast<std::int32_t>(g0 / kDtwMiniblocksPerBlock);
-                record.first_miniblock = static_cast<std::uint16_t>(g0 % kDtwMiniblocksPerBlock);
-                record.block_count =
-                    static_cast<std::int32_t>(dtw_blocks_touched(g0, encoded.miniblock_positions.size()));
-                record.rules = std::move(encoded.rules);
-                record.huffman = std::move(encoded.huffman);
-                record.miniblock_positions = std::move(encoded.miniblock_positions);
-                append_dtw_index_record(record, index);
-                data.insert(data.end(), encoded.miniblocks.begin(), encoded.miniblocks.end());
-
-                stats.positions += n;
-                stats.subslices += 1;
-                stats.miniblocks += record.miniblock_positions.size();
-                stats.grammar_symbols += record.rules.size();
-            }
-        }
-        // Whole 4096-byte blocks: the driver reads the data file a block at a time.
-        data.resize((data.size() + kDtwBlockBytes - 1) / kDtwBlockBytes * kDtwBlockBytes, std::byte{0});
-        write_file(directory / file.data_name(traits), data);
-        write_file(directory / file.index_name(traits), index);
-        stats.index_bytes += index.size();
-        stats.data_bytes += data.size();
+        stats_.positions += subslice_length(size, kSubsliceSizeDtw, sub);
+        stats_.subslices += 1;
+        stats_.miniblocks += record.miniblock_positions.size();
+        stats_.grammar_symbols += record.rules.size();
     }
+}
 
-    if (options.force_identification_crc && pieces_written > 0) {
-        if (const auto row = identification_row_for(directory, DbType::Dtw, pieces_written)) {
-            const std::filesystem::path path = directory / std::string(row->file);
+void DtwDatabaseWriter::close_file() {
+    const FormatTraits& traits = traits_of(DbType::Dtw);
+    // Whole 4096-byte blocks: the driver reads the data file a block at a time.
+    const std::uint64_t padding = (kDtwBlockBytes - data_bytes_ % kDtwBlockBytes) % kDtwBlockBytes;
+    const std::vector<char> zeros(padding, 0);
+    data_.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+    data_bytes_ += padding;
+    const std::filesystem::path data_path = directory_ / (base_name_ + std::string(traits.data_extension));
+    data_.close();
+    if (!data_) throw FileError(data_path.string() + ": cannot write");
+    write_file(directory_ / (base_name_ + std::string(traits.index_extension)), index_);
+    stats_.index_bytes += index_.size();
+    stats_.data_bytes += data_bytes_;
+    base_name_.clear();
+}
+
+DtwWriteStats DtwDatabaseWriter::finish() {
+    if (!base_name_.empty()) close_file();
+    if (options_.force_identification_crc && pieces_written_ > 0) {
+        if (const auto row = identification_row_for(directory_, DbType::Dtw, pieces_written_)) {
+            const std::filesystem::path path = directory_ / std::string(row->file);
             const std::array<std::byte, 4> suffix = crc32_forcing_bytes(file_crc32(path), row->crc);
             std::ofstream out(path, std::ios::binary | std::ios::app);
             out.write(reinterpret_cast<const char*>(suffix.data()), static_cast<std::streamsize>(suffix.size()));
             out.close();
             if (!out) throw FileError(path.string() + ": cannot write");
-            stats.index_bytes += suffix.size();
-            stats.identifying_file = row->file;
+            stats_.index_bytes += suffix.size();
+            stats_.identifying_file = row->file;
         }
     }
-    return stats;
+    return std::move(stats_);
+}
+
+DtwWriteStats write_dtw_database(const std::filesystem::path& directory, std::span<const DtwTableSource> tables,
+                                 const DtwWriterOptions& options) {
+    std::vector<const DtwTableSource*> ordered;
+    for (const DtwTableSource& t : tables) {
+        check_dtw_slice(t.slice);
+        ordered.push_back(&t);
+    }
+    std::stable_sort(ordered.begin(), ordered.end(), [](const DtwTableSource* a, const DtwTableSource* b) {
+        return table_place(a->slice, a->side_to_move) < table_place(b->slice, b->side_to_move);
+    });
+    DtwDatabaseWriter writer(directory, options);
+    for (const DtwTableSource* t : ordered) writer.add(*t);
+    return writer.finish();
 }
 
 }  // namespace egdb::kingsrow

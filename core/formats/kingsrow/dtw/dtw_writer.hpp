@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "core/formats/kingsrow/dtw/dtw_format.hpp"
 #include "core/formats/kingsrow/dtw/huffman_code.hpp"
 #include "core/formats/kingsrow/dtw/repair_grammar.hpp"
+#include "core/formats/kingsrow/file_set.hpp"
 #include "core/index/slice.hpp"
 
 namespace egdb::kingsrow {
@@ -64,12 +67,21 @@ struct DtwEncodedSubslice {
     std::vector<std::byte> miniblocks;  // 512 bytes per miniblock
 };
 
-// Encodes stored values (already halved, each <= kDtwMaxValue). Precondition: values not empty.
-DtwEncodedSubslice encode_dtw_subslice(std::span<const std::uint16_t> values, const RePairOptions& options = {});
+// Encodes stored values (already halved, each <= kDtwMaxValue), taken by value because the
+// grammar builder rewrites them in place. Precondition: values not empty.
+DtwEncodedSubslice encode_dtw_subslice(std::vector<std::uint16_t> values, const RePairOptions& options = {});
 
-// Replaces every don't-care value by its nearest determined predecessor (or, at the start, the
-// first determined value; all zero if none), which turns them into run extensions.
-void fill_dont_care(std::span<std::uint16_t> values, std::span<const std::uint8_t> dont_care) noexcept;
+// One (slice, side to move) table encoded, its subslices in order. Encoding does not depend on
+// where the table lands in its file, so tables can be encoded in parallel and appended in order.
+struct DtwEncodedTable {
+    SliceId slice;
+    Color side_to_move = Color::Black;
+    std::vector<DtwEncodedSubslice> subslices;
+};
+
+// Throws std::invalid_argument for a slice DTW does not store and for a value above
+// 2 * kDtwMaxValue + 1 plies that is not don't-care.
+DtwEncodedTable encode_dtw_table(const DtwTableSource& table, const RePairOptions& options = {});
 
 struct DtwWriteStats {
     std::uint64_t positions = 0;
@@ -81,11 +93,38 @@ struct DtwWriteStats {
     std::string identifying_file;  // the file whose CRC was forced; empty if none
 };
 
-// Writes the files of `tables` into `directory` (created if needed): db2..db5 per piece count,
-// db6-xxxx / db7-xxxx per slice (3.1). Tables of White to move in a colour-symmetric slice are
-// skipped (never read, 1.5). Throws std::invalid_argument for a non-canonical slice, more than
-// 7 pieces, a duplicate table or a value above 2 * kDtwMaxValue + 1 plies; FileError when a file
-// cannot be written.
+// Writes a DTW database into `directory` (created if needed) one table at a time: db2..db5 per
+// piece count, db6-xxxx / db7-xxxx per slice (3.1). Tables arrive in strictly increasing
+// table_place order (file_set.hpp), as sources (encoded here, a subslice at a time) or already
+// encoded; each is appended to the data file on disk before the next, so memory is one table's
+// encoding, whatever the size of the database. Tables of White to move in a colour-symmetric slice are skipped (never read,
+// 1.5). add() throws std::invalid_argument for a non-canonical slice, more than 7 pieces, a table
+// out of order or given twice, or a value above 2 * kDtwMaxValue + 1 plies; FileError when a
+// file cannot be written.
+class DtwDatabaseWriter {
+public:
+    explicit DtwDatabaseWriter(std::filesystem::path directory, const DtwWriterOptions& options = {});
+    void add(const DtwTableSource& table);
+    void add(DtwEncodedTable table);
+    // Closes the last file and forces the identifying CRC (12.4). Call once, after the last add.
+    DtwWriteStats finish();
+
+private:
+    void close_file();
+
+    std::filesystem::path directory_;
+    DtwWriterOptions options_;
+    DtwWriteStats stats_;
+    std::optional<TablePlace> last_place_;
+    int pieces_written_ = 0;
+    // The open file.
+    std::string base_name_;
+    std::ofstream data_;
+    std::uint64_t data_bytes_ = 0;
+    std::vector<std::byte> index_;
+};
+
+// Writes `tables`, in any order, through DtwDatabaseWriter.
 DtwWriteStats write_dtw_database(const std::filesystem::path& directory, std::span<const DtwTableSource> tables,
                                  const DtwWriterOptions& options = {});
 

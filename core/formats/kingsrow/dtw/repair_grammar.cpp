@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace egdb::kingsrow {
 
@@ -63,62 +64,72 @@ void RePairGrammar::expand(std::uint16_t symbol, std::vector<std::uint16_t>& out
 namespace {
 
 // Counts of adjacent symbol pairs, keyed by left << 16 | right, in an open-addressing table.
+// Key and count share a slot, so an update touches one cache line: counting is a random access
+// per position of sequences of up to 2^30 symbols, and the misses are the builder's cost.
 class PairTable {
 public:
     static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;  // pair (65535, 65535) cannot occur
 
-    explicit PairTable(std::size_t expected) {
+    explicit PairTable(std::size_t expected) { reset(expected); }
+
+    // Empties the table, sized for `expected` keys; storage is reused when the size is unchanged.
+    void reset(std::size_t expected) {
         std::size_t capacity = 64;
         while (capacity < 2 * expected) capacity *= 2;
-        keys_.assign(capacity, kEmpty);
-        values_.assign(capacity, 0);
+        if (slots_.size() == capacity) {
+            std::fill(slots_.begin(), slots_.end(), Slot{});
+        } else {
+            slots_.assign(capacity, Slot{});
+        }
+        used_ = 0;
     }
 
+    std::size_t size() const noexcept { return used_; }
+
     std::uint32_t& operator[](std::uint32_t key) {
-        if (2 * (used_ + 1) > keys_.size()) grow();
-        const std::size_t slot = find(key);
-        if (keys_[slot] == kEmpty) {
-            keys_[slot] = key;
+        if (2 * (used_ + 1) > slots_.size()) grow();
+        Slot& slot = slots_[find(key)];
+        if (slot.key == kEmpty) {
+            slot.key = key;
             ++used_;
         }
-        return values_[slot];
+        return slot.value;
     }
 
     const std::uint32_t* get(std::uint32_t key) const noexcept {
-        const std::size_t slot = find(key);
-        return keys_[slot] == kEmpty ? nullptr : &values_[slot];
+        const Slot& slot = slots_[find(key)];
+        return slot.key == kEmpty ? nullptr : &slot.value;
     }
 
     template <class Visit>
     void for_each(Visit&& visit) const {
-        for (std::size_t i = 0; i < keys_.size(); ++i) {
-            if (keys_[i] != kEmpty) visit(keys_[i], values_[i]);
+        for (const Slot& slot : slots_) {
+            if (slot.key != kEmpty) visit(slot.key, slot.value);
         }
     }
 
 private:
+    struct Slot {
+        std::uint32_t key = kEmpty;
+        std::uint32_t value = 0;
+    };
+
     std::size_t find(std::uint32_t key) const noexcept {
-        const std::size_t mask = keys_.size() - 1;
+        const std::size_t mask = slots_.size() - 1;
         std::size_t slot = (std::uint64_t{key} * 0x9E3779B97F4A7C15ULL >> 20) & mask;
-        while (keys_[slot] != kEmpty && keys_[slot] != key) slot = (slot + 1) & mask;
+        while (slots_[slot].key != kEmpty && slots_[slot].key != key) slot = (slot + 1) & mask;
         return slot;
     }
 
     void grow() {
-        std::vector<std::uint32_t> keys(std::move(keys_));
-        std::vector<std::uint32_t> values(std::move(values_));
-        keys_.assign(2 * keys.size(), kEmpty);
-        values_.assign(2 * keys.size(), 0);
-        for (std::size_t i = 0; i < keys.size(); ++i) {
-            if (keys[i] == kEmpty) continue;
-            const std::size_t slot = find(keys[i]);
-            keys_[slot] = keys[i];
-            values_[slot] = values[i];
+        std::vector<Slot> old(std::move(slots_));
+        slots_.assign(2 * old.size(), Slot{});
+        for (const Slot& s : old) {
+            if (s.key != kEmpty) slots_[find(s.key)] = s;
         }
     }
 
-    std::vector<std::uint32_t> keys_;
-    std::vector<std::uint32_t> values_;
+    std::vector<Slot> slots_;
     std::size_t used_ = 0;
 };
 
@@ -128,7 +139,7 @@ constexpr std::uint32_t pair_key(std::uint16_t left, std::uint16_t right) noexce
 
 }  // namespace
 
-RePairEncoding build_repair_grammar(std::span<const std::uint16_t> values, std::uint32_t terminal_count,
+RePairEncoding build_repair_grammar(std::vector<std::uint16_t> values, std::uint32_t terminal_count,
                                     const RePairOptions& options) {
     RePairEncoding out;
     const std::uint32_t max_symbols = std::min<std::uint32_t>(options.max_symbols, 0xFFFF);
@@ -141,7 +152,7 @@ RePairEncoding build_repair_grammar(std::span<const std::uint16_t> values, std::
         out.rules.push_back({static_cast<std::uint16_t>(t), static_cast<std::uint16_t>(t)});
         lengths.push_back(1);
     }
-    out.sequence.assign(values.begin(), values.end());
+    out.sequence = std::move(values);
     std::vector<std::uint16_t>& seq = out.sequence;
 
     struct Candidate {
@@ -149,10 +160,12 @@ RePairEncoding build_repair_grammar(std::span<const std::uint16_t> values, std::
         std::uint32_t count;
     };
     std::vector<Candidate> candidates;
+    // Sized from the previous pass's distinct pairs, so that it rarely grows (each growth rehashes).
+    PairTable counts(std::min<std::size_t>(seq.size(), std::size_t{1} << 16));
     while (out.rules.size() < max_symbols && seq.size() >= 2) {
         // Count pairs; inside a run "aaaa" only non-overlapping occurrences count (2, not 3),
         // since that is how many replacements a left-to-right pass can make.
-        PairTable counts(std::min<std::size_t>(seq.size(), std::size_t{1} << 16));
+        counts.reset(std::min(seq.size(), std::max(counts.size(), std::size_t{1} << 16)));
         std::size_t last_run_pair = seq.size();
         for (std::size_t i = 0; i + 1 < seq.size(); ++i) {
             if (seq[i] == seq[i + 1]) {

@@ -81,7 +81,8 @@ struct RePairOptions {
 // Builds terminals 0..terminal_count-1 and pair rules for `values` (each < terminal_count), by
 // repeated passes that count adjacent pairs (non-overlapping in runs) and replace the most
 // frequent ones left to right. Precondition: 1 <= terminal_count <= options.max_symbols.
-RePairEncoding build_repair_grammar(std::span<const std::uint16_t> values, std::uint32_t terminal_count,
+// The values become the sequence, rewritten in place (hence taken by value: move them in).
+RePairEncoding build_repair_grammar(std::vector<std::uint16_t> values, std::uint32_t terminal_count,
                                     const RePairOptions& options = {});
 
 }  // namespace egdb::kingsrow
