@@ -237,8 +237,6 @@ int run_build(Args args) {
                 out.string().c_str(), peak_memory_mib());
     std::fflush(stdout);
     if (!verify) return kExitOk;
-    // The verification's own peak, not the build's.
-    reset_peak_memory();
     return run_verify_report(out, threads);
 }
 

@@ -1,7 +1,6 @@
 #include "cli/progress.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -11,10 +10,6 @@ double peak_memory_mib() {
     struct rusage usage {};
     ::getrusage(RUSAGE_SELF, &usage);
     return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
-
-void reset_peak_memory() {
-    std::ofstream("/proc/self/clear_refs") << "5";
 }
 
 Progress::Progress(std::string what, std::uint64_t total_work)

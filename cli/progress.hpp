@@ -24,11 +24,7 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
-// Peak resident memory of this process so far (since the last reset_peak_memory), in MiB.
+// Peak resident memory of this process so far, in MiB.
 double peak_memory_mib();
-
-// Starts a new peak at the current resident memory, so that a later stage reports its own peak
-// (Linux: /proc/self/clear_refs, value 5). Does nothing where that is not available.
-void reset_peak_memory();
 
 }  // namespace egdb::cli

@@ -78,7 +78,7 @@ int run_verify_report(const std::filesystem::path& dir, int threads) {
     const std::string unchecked =
         report.unchecked_slices == 0 ? "" : ", " + std::to_string(report.unchecked_slices) + " slices not checked";
     std::printf("verify %s: %llu files, %llu pages (%llu bad), %llu positions checked (%s), %llu mismatches%s, %.1f s;"
-                " peak memory %.0f MiB (decoded values %.0f MiB): %s\n",
+                " peak memory %.0f MiB, decoded values %.0f MiB at most: %s\n",
                 dir.string().c_str(), static_cast<unsigned long long>(report.files),
                 static_cast<unsigned long long>(report.pages), static_cast<unsigned long long>(report.bad_pages),
                 static_cast<unsigned long long>(report.positions_checked), kinds.c_str(),

@@ -16,6 +16,7 @@
 #include "core/generate/build_driver.hpp"
 #include "core/generate/one_ply_check.hpp"
 #include "core/generate/solution_store.hpp"
+#include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
 #include "tests/shared_dir.hpp"
@@ -159,6 +160,43 @@ TEST_F(NativeBuild, CorruptPageIsReportedByVerify) {
     EXPECT_EQ(r.bad_pages, 1U);
     ASSERT_FALSE(r.messages.empty());
     EXPECT_NE(r.messages.front().find(victim.filename().string()), std::string::npos) << r.messages.front();
+}
+
+// Databases built with fewer kinds are checked for what they hold: WLD alone, or WLD and DTW.
+// A wrong WLD value is still found.
+TEST_F(NativeBuild, DatabasesWithFewerKindsAreCheckedForWhatTheyHold) {
+    SolutionStore store;
+    solve_slices(3, store, {2, {}});
+    const SliceId slice{0, 2, 0, 1};
+    std::uint64_t victim = 0;  // Black to move, a win without capture
+    while (victim < slice_size(slice) && (store.find(slice)->value(victim, Color::Black).wld != WldValue::Win ||
+                                          has_capture(slice_indexer(slice).position_at(victim), Color::Black))) {
+        ++victim;
+    }
+    ASSERT_LT(victim, slice_size(slice));
+    for (const bool dtw : {false, true}) {
+        SCOPED_TRACE(dtw ? "wld,dtw" : "wld");
+        const fs::path dir = scratch(dtw ? "kinds-wld-dtw" : "kinds-wld");
+        native::SolvedWriteOptions write;
+        write.kinds = {true, dtw, false};
+        for (SliceId s : build_order(3)) native::write_solved_slice(dir, *store.find(s), write);
+        native::VerifyReport r = native::verify_native_database(dir, {.threads = 2});
+        EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages.front());
+        EXPECT_EQ(r.checked_dtw, dtw);
+        EXPECT_FALSE(r.checked_mtc);
+        EXPECT_GT(r.positions_checked, 0U);
+
+        SolvedSlice wrong = *store.find(slice);
+        wrong.dtw_codes(Color::Black)[victim] = kDrawCode;
+        native::write_solved_slice(dir, wrong, write);
+        r = native::verify_native_database(dir, {.threads = 2, .max_messages = 1000});
+        EXPECT_FALSE(r.ok());
+        const std::string expected =
+            to_fen(slice_indexer(slice).position_at(victim), Color::Black) + ": stored draw, successors give win";
+        EXPECT_TRUE(std::any_of(r.messages.begin(), r.messages.end(),
+                                [&](const std::string& m) { return m.find(expected) != std::string::npos; }))
+            << "no message \"" << expected << "\"; first: " << (r.messages.empty() ? "" : r.messages.front());
+    }
 }
 
 // A slice file missing from the directory: the slices whose moves reach it cannot be checked,

@@ -84,7 +84,8 @@ public:
     PositionValue value(const Position& p, Color side_to_move) const {
         const Bitboard black_men = p.men(Color::Black), white_men = p.men(Color::White);
         if (black_men == black_men_ && white_men == white_men_ && popcount(p.occupied()) == pieces_) {
-            const std::uint64_t local = kings_.local_index(black_men | white_men, p.kings(Color::Black), p.kings(Color::White));
+            const std::uint64_t local =
+                kings_.local_index(black_men | white_men, p.kings(Color::Black), p.kings(Color::White));
             return solved_.value(block_first_ + local, side_to_move);
         }
         if (slice_of(p) == solved_.slice()) return solved_.value(indexer_.index_of(p), side_to_move);

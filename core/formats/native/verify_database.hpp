@@ -1,7 +1,8 @@
 // `egdb verify` for native databases: every page's CRC, then every stored position against its
 // successors (the one-ply rule of core/generate/one_ply_check.hpp, for each value kind stored).
-// Slices are decoded into memory one at a time, smallest first, and checked one men configuration
-// (a block of king placements) at a time on `threads` threads.
+// Slices are decoded into memory in build order (smaller first), each kept only while a slice
+// still to be checked can reach it, and checked one men configuration (a block of king
+// placements) at a time on `threads` threads.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +42,8 @@ struct VerifyReport {
     std::uint64_t unchecked_slices = 0;
     bool checked_dtw = false;  // DTW and MTC are compared when every file stores them
     bool checked_mtc = false;
-    // The most bytes of decoded values held at once: the slice being checked and the slices its
-    // successors lie in (kept only while a slice still to be checked needs them).
+    // The most bytes of decoded values (and capture flags) held at once: the slice being checked
+    // and the slices that slices still to be checked can reach.
     std::uint64_t peak_memory_bytes = 0;
     std::vector<std::string> messages;  // bad pages and the first problems, with FENs
 
