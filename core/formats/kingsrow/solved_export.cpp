@@ -16,9 +16,9 @@
 namespace egdb::kingsrow {
 namespace {
 
-// The per-index arrays of one (slice, side) are filled by `threads` threads over 64-aligned
-// ranges, so each bitset word has one writer.
-
+// The per-index arrays of one (slice, side) below are filled by `threads` threads over
+// 64-aligned ranges, so each bitset word has one writer.
+//
 // Bit i set when the side to move must capture at index i (Kingsrow stores nothing useful there).
 std::vector<std::uint64_t> capture_bits(SliceId slice, Color side, int threads) {
     const std::uint64_t n = slice_size(slice);
