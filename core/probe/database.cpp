@@ -199,7 +199,7 @@ void Database::check_pieces(const Position& position) const {
 }
 
 int Database::lookup(const Position& position, Color side, bool conditional) const {
-    lookups_.fetch_add(1, std::memory_order_relaxed);
+    lookups_.add();
     const auto cl = conditional ? kingsrow::Conditional::Yes : kingsrow::Conditional::No;
     if (native_) {
         if (has_capture(position, side)) return kUnknown;
@@ -231,7 +231,7 @@ int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, 
         const bool non_side_test = type_ == DatabaseType::WldTunV2 && m.total() >= 7 &&
                                    (m.total() >= 9 || m.nbk + m.nwk >= 2);
         if (!non_side_test || !has_capture(p, opposite(c))) {
-            lookups_.fetch_add(1, std::memory_order_relaxed);
+            lookups_.add();
             const int v = kingsrow_wld_->lookup_code(p, c, kingsrow::Conditional::No);
             if (!is_u(v)) return v;  // unknown: an unstored side or position, resolved by search
         }
@@ -272,7 +272,7 @@ WldValue Database::wld(const Position& position, Color side) const {
 
 int Database::kingsrow_dtw(const Position& p, Color c, bool winning, int depth) const {
     if (!has_capture(p, c)) {
-        lookups_.fetch_add(1, std::memory_order_relaxed);
+        lookups_.add();
         const int v = kingsrow_dtw_->lookup(p, c);
         if (v >= 0) return winning ? 2 * v + 1 : 2 * v;
     }
@@ -315,7 +315,7 @@ std::optional<int> Database::mtc(const Position& position, Color side) const {
     }
     if (!kingsrow_mtc_) throw LookupNotPossible("the database in " + directory_.string() + " holds no MTC data");
     if (has_wld() && wld(position, side) == WldValue::Draw) return std::nullopt;
-    lookups_.fetch_add(1, std::memory_order_relaxed);
+    lookups_.add();
     const int v = kingsrow_mtc_->lookup_code(position, side, kingsrow::Conditional::No);
     if (v < kingsrow::MtcValue::kThreshold) return std::nullopt;
     return v;
@@ -417,7 +417,7 @@ std::vector<Move> Database::principal_variation(const Position& position, Color 
 
 Database::Stats Database::stats() const {
     Stats s;
-    s.lookups = lookups_.load(std::memory_order_relaxed);
+    s.lookups = lookups_.total();
     if (native_) {
         const PageCacheStats c = native_->cache_stats();
         s.cache_hits = c.hits;

@@ -17,6 +17,7 @@
 
 #include "core/board/position.hpp"
 #include "core/generate/solved_lookup.hpp"
+#include "core/util/striped_counter.hpp"
 #include "core/probe/ranked_moves.hpp"
 
 namespace egdb {
@@ -141,7 +142,7 @@ private:
     std::unique_ptr<kingsrow::WldDatabase> kingsrow_wld_;
     std::unique_ptr<kingsrow::MtcDatabase> kingsrow_mtc_;
     std::unique_ptr<kingsrow::DtwDatabase> kingsrow_dtw_;
-    mutable std::atomic<std::uint64_t> lookups_{0};
+    mutable StripedCounter lookups_;
 };
 
 }  // namespace egdb
