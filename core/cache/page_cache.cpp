@@ -5,109 +5,58 @@
 
 namespace egdb {
 
-PageCache::PageCache(std::size_t capacity_bytes, std::size_t shards, std::size_t typical_page_bytes)
-    : capacity_bytes_(capacity_bytes), shards_(std::max<std::size_t>(shards, 1)) {
-    const std::size_t per_shard = capacity_bytes / shards_.size();
-    const std::size_t slots = std::max<std::size_t>(2, per_shard / std::max<std::size_t>(typical_page_bytes, 1) + 1);
-    for (Shard& s : shards_) s.init(per_shard, slots);
+PageCache::PageCache(std::size_t capacity_bytes, std::size_t page_bytes)
+    : capacity_bytes_(capacity_bytes),
+      page_bytes_(page_bytes),
+      slot_bytes_((std::max<std::size_t>(page_bytes, 1) + 63) / 64 * 64) {
+    if (page_bytes > 0xFFFF) throw std::length_error("page cache slots hold at most 65535 bytes");
+    const std::size_t sets = std::clamp<std::size_t>(capacity_bytes / (slot_bytes_ * kWays), 1, 0xFFFFFFFFU);
+    sets_.resize(sets);
+    arena_ = ResidentBuffer(sets * kWays * slot_bytes_);
 }
 
-void PageCache::Shard::init(std::size_t capacity_bytes, std::size_t slots) {
-    capacity_bytes_ = capacity_bytes;
-    slots_.resize(slots);
-    // At most half full, so that linear probing stays short.
-    index_.assign(std::bit_ceil(2 * slots), kNone);
-}
-
-std::uint32_t PageCache::Shard::find(const PageKey& key) const noexcept {
-    const std::size_t mask = index_.size() - 1;
-    for (std::size_t i = hash_of(key) & mask;; i = (i + 1) & mask) {
-        const std::uint32_t s = index_[i];
-        if (s == kNone || slots_[s].key == key) return s;
-    }
-}
-
-void PageCache::Shard::index_insert(const PageKey& key, std::uint32_t slot) noexcept {
-    const std::size_t mask = index_.size() - 1;
-    std::size_t i = hash_of(key) & mask;
-    while (index_[i] != kNone) i = (i + 1) & mask;
-    index_[i] = slot;
-}
-
-// Removes `key` from the linear-probing index by backward shifting, so no tombstones build up.
-void PageCache::Shard::index_erase(const PageKey& key) noexcept {
-    const std::size_t mask = index_.size() - 1;
-    std::size_t i = hash_of(key) & mask;
-    while (slots_[index_[i]].key != key) i = (i + 1) & mask;
-    index_[i] = kNone;
-    for (std::size_t j = (i + 1) & mask; index_[j] != kNone; j = (j + 1) & mask) {
-        const std::size_t home = hash_of(slots_[index_[j]].key) & mask;
-        // The entry at j may move into the hole at i unless its home lies cyclically in (i, j].
-        const bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (!stays) {
-            index_[i] = index_[j];
-            index_[j] = kNone;
-            i = j;
-        }
-    }
-}
-
-std::uint32_t PageCache::Shard::victim() noexcept {
-    for (;;) {
-        Slot& s = slots_[hand_];
-        const auto current = static_cast<std::uint32_t>(hand_);
-        hand_ = (hand_ + 1) % slots_.size();
-        if (!s.used) continue;
-        if (s.referenced) {
-            s.referenced = false;
-            continue;
-        }
-        return current;
-    }
-}
-
-std::uint32_t PageCache::Shard::insert(const PageKey& key, std::vector<std::byte> data) {
-    const std::size_t size = data.size();
-    // Evict until the page fits in the byte budget and a slot is free; the new page is always
-    // kept, even alone over the budget.
-    while (pages_ > 0 && (bytes_ + size > capacity_bytes_ || pages_ == slots_.size())) {
-        const std::uint32_t v = victim();
-        Slot& s = slots_[v];
-        index_erase(s.key);
-        bytes_ -= s.data.size();
-        s.data = std::vector<std::byte>();
-        s.used = false;
-        --pages_;
-    }
-    std::uint32_t slot = kNone;
-    for (std::size_t k = 0; k < slots_.size(); ++k) {
-        const std::size_t candidate = (next_free_ + k) % slots_.size();
-        if (!slots_[candidate].used) {
-            slot = static_cast<std::uint32_t>(candidate);
+// CLOCK inside the set: a free way if there is one, else the first way after the hand that was not
+// read since the hand last passed it (clearing the bits it passes).
+int PageCache::insert(std::size_t set, std::uint64_t packed, const std::vector<std::byte>& data) noexcept {
+    Set& s = sets_[set];
+    int way = -1;
+    for (std::size_t w = 0; w < kWays; ++w) {
+        if ((s.used >> w & 1U) == 0) {
+            way = static_cast<int>(w);
             break;
         }
     }
-    next_free_ = (static_cast<std::size_t>(slot) + 1) % slots_.size();
-    Slot& s = slots_[slot];
-    s.key = key;
-    s.used = true;
-    s.referenced = false;
-    s.data = std::move(data);
-    index_insert(key, slot);
-    bytes_ += size;
-    ++pages_;
-    return slot;
+    if (way < 0) {
+        for (;;) {
+            const std::uint8_t w = s.hand;
+            s.hand = static_cast<std::uint8_t>((w + 1) % kWays);
+            const auto bit = static_cast<std::uint8_t>(1U << w);
+            if ((s.referenced & bit) == 0) {
+                way = w;
+                break;
+            }
+            s.referenced = static_cast<std::uint8_t>(s.referenced & ~bit);
+        }
+        pages_.fetch_sub(1, std::memory_order_relaxed);
+        bytes_.fetch_sub(s.lengths[static_cast<std::size_t>(way)], std::memory_order_relaxed);
+    }
+    const auto w = static_cast<std::size_t>(way);
+    if (!data.empty()) std::memcpy(slot(set, way), data.data(), data.size());
+    s.keys[w] = packed;
+    s.lengths[w] = static_cast<std::uint16_t>(data.size());
+    s.used = static_cast<std::uint8_t>(s.used | 1U << w);
+    s.referenced = static_cast<std::uint8_t>(s.referenced & ~(1U << w));
+    pages_.fetch_add(1, std::memory_order_relaxed);
+    bytes_.fetch_add(data.size(), std::memory_order_relaxed);
+    return way;
 }
 
 PageCacheStats PageCache::stats() const {
     PageCacheStats s;
-    s.hits = hits_.load(std::memory_order_relaxed);
-    s.misses = misses_.load(std::memory_order_relaxed);
-    for (const Shard& shard : shards_) {
-        std::lock_guard lock(shard.mutex);
-        s.pages += shard.pages();
-        s.bytes += shard.bytes();
-    }
+    s.hits = hits_.total();
+    s.misses = misses_.total();
+    s.pages = pages_.load(std::memory_order_relaxed);
+    s.bytes = bytes_.load(std::memory_order_relaxed);
     return s;
 }
 

@@ -1,29 +1,40 @@
 // A bounded, thread-safe cache of decompressed database pages shared by all the files of a
-// database handle. It is split into shards, each under its own mutex, so lookups from several
-// threads rarely contend; memory is bounded by the byte budget given at construction.
+// database handle; memory is bounded by the byte budget given at construction.
 //
-// The hit path is what probing speed depends on, so a shard is two flat arrays: an
-// open-addressing index (key -> slot, linear probing) and the slots themselves. Replacement is
-// CLOCK (a referenced bit per slot, a sweeping hand) rather than an LRU list: a hit only sets a
-// bit instead of relinking list nodes scattered over the heap.
+// The hit path is what probing speed depends on, and a random probe of a large database is bound
+// by dependent cache misses, not by instructions (bench/probe_table.cpp prints the machine's
+// dependent-load latency beside the probe rates). So a hit touches two cache lines beyond the
+// lock: the line of its set, which holds the keys, lengths and replacement bits of all its ways,
+// and the line of the value in the page itself. The cache is set-associative (kWays pages per set,
+// CLOCK replacement inside a set), and every page has a fixed slot in one arena backed by 2 MiB
+// pages (resident_buffer.hpp), so no hit follows a pointer to a separately allocated page or
+// walks the page tables for it.
 //
-// Callers read a cached page inside a callback while the shard lock is held, which avoids
-// reference counting on the hot path; the callbacks must be short (extract a value, no I/O).
+// Sets are guarded by a fixed number of striped mutexes. Callers read a cached page inside a
+// callback while its stripe is locked, which avoids reference counting on the hot path; the
+// callbacks must be short (extract a value, no I/O). Loading a missing page runs outside any lock.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+#include "core/util/resident_buffer.hpp"
+#include "core/util/striped_counter.hpp"
 
 namespace egdb {
 
 struct PageKey {
-    std::uint64_t owner = 0;  // which file and section (chosen by the caller, unique per cache)
-    std::uint64_t page = 0;
+    std::uint64_t owner = 0;  // which file and section (chosen by the caller, unique per cache; < 2^24)
+    std::uint64_t page = 0;   // < 2^40
     friend constexpr bool operator==(const PageKey&, const PageKey&) = default;
 };
 
@@ -36,98 +47,121 @@ struct PageCacheStats {
 
 class PageCache {
 public:
-    // `capacity_bytes` bounds the bytes of cached pages (each shard keeps at least one page).
-    // `typical_page_bytes` sizes the slot arrays (pages may be larger or smaller).
-    explicit PageCache(std::size_t capacity_bytes, std::size_t shards = 16, std::size_t typical_page_bytes = 4096);
+    static constexpr std::size_t kWays = 6;  // what fits one 64-byte set line with its keys and lengths
+
+    // `capacity_bytes` bounds the bytes of the slots (at least one set of kWays pages is kept);
+    // `page_bytes` is the largest page a load may produce (at most 65535 bytes).
+    explicit PageCache(std::size_t capacity_bytes, std::size_t page_bytes = 4096);
     PageCache(const PageCache&) = delete;
     PageCache& operator=(const PageCache&) = delete;
 
     // Calls read(span of the page) and returns its result. On a miss, load(std::vector<std::byte>&)
-    // fills the page first (outside any lock; it may throw, and then nothing is cached).
+    // fills the page first (outside any lock; it may throw, and then nothing is cached). Throws
+    // std::length_error for a page larger than page_bytes() and std::out_of_range for a key
+    // outside the ranges of PageKey.
     template <class Load, class Read>
     auto access(const PageKey& key, Load&& load, Read&& read) {
-        Shard& shard = shard_of(key);
+        const std::uint64_t packed = pack(key);
+        const std::size_t set = set_of(packed);
         {
-            std::lock_guard lock(shard.mutex);
-            if (const std::uint32_t slot = shard.find(key); slot != kNone) {
-                hits_.fetch_add(1, std::memory_order_relaxed);
-                return read(shard.touch(slot));
+            std::lock_guard lock(lock_of(set));
+            if (const int way = find(set, packed); way >= 0) {
+                hits_.add();
+                return read(touch(set, way));
             }
         }
-        misses_.fetch_add(1, std::memory_order_relaxed);
+        misses_.add();
         std::vector<std::byte> data;
         load(data);
-        std::lock_guard lock(shard.mutex);
-        std::uint32_t slot = shard.find(key);
-        if (slot == kNone) slot = shard.insert(key, std::move(data));
-        return read(shard.touch(slot));
+        if (data.size() > page_bytes_) {
+            throw std::length_error("page of " + std::to_string(data.size()) + " bytes in a cache of " +
+                                    std::to_string(page_bytes_) + "-byte slots");
+        }
+        std::lock_guard lock(lock_of(set));
+        if (const int way = find(set, packed); way >= 0) return read(touch(set, way));  // loaded meanwhile
+        // A page read once is not marked referenced, so that a scan of pages read once each
+        // evicts its own pages before those read again.
+        const int way = insert(set, packed, data);
+        return read(std::span<const std::byte>(slot(set, way), data.size()));
     }
 
     // Calls read on the page only if it is cached (conditional lookups); nullopt otherwise.
     template <class Read>
     auto access_if_cached(const PageKey& key, Read&& read)
         -> std::optional<decltype(read(std::span<const std::byte>()))> {
-        Shard& shard = shard_of(key);
-        std::lock_guard lock(shard.mutex);
-        const std::uint32_t slot = shard.find(key);
-        if (slot == kNone) return std::nullopt;
-        hits_.fetch_add(1, std::memory_order_relaxed);
-        return read(shard.touch(slot));
+        const std::uint64_t packed = pack(key);
+        const std::size_t set = set_of(packed);
+        std::lock_guard lock(lock_of(set));
+        const int way = find(set, packed);
+        if (way < 0) return std::nullopt;
+        hits_.add();
+        return read(touch(set, way));
     }
 
     PageCacheStats stats() const;
     std::size_t capacity_bytes() const noexcept { return capacity_bytes_; }
+    std::size_t page_bytes() const noexcept { return page_bytes_; }
 
 private:
-    static constexpr std::uint32_t kNone = 0xFFFFFFFFU;
+    static constexpr std::size_t kLocks = 64;
 
-    static std::uint64_t hash_of(const PageKey& k) noexcept {
-        std::uint64_t h = k.owner * 0x9E3779B97F4A7C15ULL ^ (k.page + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-        return h ^ (h >> 29);
-    }
+    // One cache line: the ways' packed keys and page lengths, which ways hold a page, which were
+    // read since the CLOCK hand last passed them, and the hand.
+    struct alignas(64) Set {
+        std::array<std::uint64_t, kWays> keys{};
+        std::array<std::uint16_t, kWays> lengths{};
+        std::uint8_t used = 0;
+        std::uint8_t referenced = 0;
+        std::uint8_t hand = 0;
+    };
+    static_assert(sizeof(Set) == 64);
 
-    struct Slot {
-        PageKey key;
-        bool used = false;
-        bool referenced = false;
-        std::vector<std::byte> data;
+    struct alignas(128) Lock {
+        std::mutex mutex;
     };
 
-    class Shard {
-    public:
-        void init(std::size_t capacity_bytes, std::size_t slots);
-        std::uint32_t find(const PageKey& key) const noexcept;
-        std::span<const std::byte> touch(std::uint32_t slot) noexcept {
-            Slot& s = slots_[slot];
-            s.referenced = true;
-            return s.data;
+    static std::uint64_t pack(const PageKey& key) {
+        if (key.owner >= (std::uint64_t{1} << 24) || key.page >= (std::uint64_t{1} << 40)) {
+            throw std::out_of_range("page key out of range");
         }
-        std::uint32_t insert(const PageKey& key, std::vector<std::byte> data);
-        std::size_t pages() const noexcept { return pages_; }
-        std::size_t bytes() const noexcept { return bytes_; }
+        return key.owner << 40 | key.page;
+    }
+    std::size_t set_of(std::uint64_t packed) const noexcept {
+        // The high 32 bits of a multiplicative hash, scaled to the number of sets (any count, not
+        // only powers of two, so that the whole budget is used).
+        const std::uint64_t h = (packed * 0x9E3779B97F4A7C15ULL) >> 32;
+        return static_cast<std::size_t>((h * static_cast<std::uint64_t>(sets_.size())) >> 32);
+    }
+    std::mutex& lock_of(std::size_t set) const noexcept { return locks_[set % kLocks].mutex; }
 
-        mutable std::mutex mutex;
-
-    private:
-        std::uint32_t victim() noexcept;  // CLOCK: the next unreferenced used slot
-        void index_insert(const PageKey& key, std::uint32_t slot) noexcept;
-        void index_erase(const PageKey& key) noexcept;
-
-        std::vector<Slot> slots_;
-        std::vector<std::uint32_t> index_;  // slot numbers, kNone = empty; size is a power of two
-        std::size_t capacity_bytes_ = 0;
-        std::size_t bytes_ = 0;
-        std::size_t pages_ = 0;
-        std::size_t hand_ = 0;
-        std::size_t next_free_ = 0;
-    };
-
-    Shard& shard_of(const PageKey& key) noexcept { return shards_[(hash_of(key) >> 56) % shards_.size()]; }
+    int find(std::size_t set, std::uint64_t packed) const noexcept {
+        const Set& s = sets_[set];
+        for (std::size_t w = 0; w < kWays; ++w) {
+            if (s.keys[w] == packed && (s.used >> w & 1U) != 0) return static_cast<int>(w);
+        }
+        return -1;
+    }
+    std::span<const std::byte> touch(std::size_t set, int way) noexcept {
+        Set& s = sets_[set];
+        const auto bit = static_cast<std::uint8_t>(1U << way);
+        if ((s.referenced & bit) == 0) s.referenced = static_cast<std::uint8_t>(s.referenced | bit);  // no store on repeat hits
+        return {slot(set, way), s.lengths[static_cast<std::size_t>(way)]};
+    }
+    std::byte* slot(std::size_t set, int way) noexcept {
+        return arena_.data() + (set * kWays + static_cast<std::size_t>(way)) * slot_bytes_;
+    }
+    int insert(std::size_t set, std::uint64_t packed, const std::vector<std::byte>& data) noexcept;
 
     std::size_t capacity_bytes_;
-    std::vector<Shard> shards_;
-    std::atomic<std::uint64_t> hits_{0};
-    std::atomic<std::uint64_t> misses_{0};
+    std::size_t page_bytes_;
+    std::size_t slot_bytes_;  // page_bytes_ rounded up to whole cache lines
+    std::vector<Set> sets_;
+    ResidentBuffer arena_;
+    mutable std::array<Lock, kLocks> locks_;
+    StripedCounter hits_;
+    StripedCounter misses_;
+    std::atomic<std::uint64_t> pages_{0};  // changed on insertions only, off the hit path
+    std::atomic<std::uint64_t> bytes_{0};
 };
 
 }  // namespace egdb

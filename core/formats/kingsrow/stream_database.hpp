@@ -65,7 +65,7 @@ public:
             for (std::uint32_t k = 0; k < stream.blocks; ++k) build_checkpoints(stream, k, pinned_checkpoints(s, k));
         }
         constexpr std::size_t kMinimumCache = 64 * kCachedBlockBytes;
-        cache_ = std::make_unique<PageCache>(std::max<std::size_t>(plan.cache_bytes, kMinimumCache));
+        cache_ = std::make_unique<PageCache>(std::max<std::size_t>(plan.cache_bytes, kMinimumCache), kCachedBlockBytes);
         if (options.preload) preload(plan);
     }
 

@@ -1,5 +1,6 @@
 #include "core/formats/native/native_database.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <string>
 
@@ -9,7 +10,7 @@
 namespace egdb::native {
 
 NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptions options)
-    : directory_(directory), cache_(options.cache_mb * 1024 * 1024) {
+    : directory_(directory) {
     std::error_code ec;
     if (!std::filesystem::is_directory(directory, ec)) {
         throw FileError("cannot open database directory " + directory.string() + ": not a directory");
@@ -37,6 +38,14 @@ NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptio
     if (found == 0) {
         throw std::invalid_argument("no egdb slice files (slice-*.egdb) in " + directory.string());
     }
+    std::size_t page_bytes = 0;
+    for (const SliceEntry& e : slices_) {
+        if (!e.file) continue;
+        for (const SectionDescriptor& d : e.file->sections()) {
+            page_bytes = std::max(page_bytes, packed_size(d.positions_per_page, d.value_bits));
+        }
+    }
+    cache_ = std::make_unique<PageCache>(options.cache_mb * 1024 * 1024, page_bytes);
     // max_pieces: every canonical slice of each total up to it must be there with WLD.
     for (int n = 2; n <= 2 * kMaxPiecesPerSide; ++n) {
         bool complete = true;
@@ -85,10 +94,10 @@ std::uint32_t NativeDatabase::read_value(const SliceEntry& entry, int section, s
     const PageKey key{entry.owner_base + static_cast<std::uint64_t>(section), page};
     auto read = [&](std::span<const std::byte> bytes) { return packed_value(bytes, d.value_bits, offset); };
     // A cached page is found without touching the page table (one cache miss fewer per probe).
-    if (const auto cached = cache_.access_if_cached(key, read)) return *cached;
+    if (const auto cached = cache_->access_if_cached(key, read)) return *cached;
     const PageRef ref = entry.file->page(section, page);
     if (ref.size == 0) return ref.crc_or_value;  // constant page: no cache, no decompression
-    return cache_.access(key, [&](std::vector<std::byte>& out) { entry.file->load_page(section, page, out); }, read);
+    return cache_->access(key, [&](std::vector<std::byte>& out) { entry.file->load_page(section, page, out); }, read);
 }
 
 std::optional<std::uint32_t> NativeDatabase::stored(ValueKind kind, const Position& position,

@@ -57,7 +57,7 @@ public:
     // the database has no such sections. Throws MissingSliceError for a slice it does not hold.
     PositionValue value(const Position& position, Color side_to_move) const override;
 
-    PageCacheStats cache_stats() const { return cache_.stats(); }
+    PageCacheStats cache_stats() const { return cache_->stats(); }
 
 private:
     struct SliceEntry {
@@ -75,7 +75,8 @@ private:
     std::filesystem::path directory_;
     std::array<SliceEntry, kCounts * kCounts * kCounts * kCounts> slices_;
     int max_pieces_ = 0;
-    mutable PageCache cache_;
+    // Slots as large as the largest page of the files (known once they are read).
+    std::unique_ptr<PageCache> cache_;
 };
 
 }  // namespace egdb::native

@@ -61,7 +61,7 @@ DtwDatabase::DtwDatabase(const std::filesystem::path& directory, const DtwOpenOp
         open_file(index_path, data_path, f.pieces, f.slices);
     }
 
-    if (options.cache_bytes != 0) cache_ = std::make_unique<PageCache>(options.cache_bytes);
+    if (options.cache_bytes != 0) cache_ = std::make_unique<PageCache>(options.cache_bytes, kDtwBlockBytes);
 
     // A (slice, colour) whose subslices are all missing cannot happen (a record creates the
     // table), but a table may lack some subslices; those read as unavailable (see the header).
