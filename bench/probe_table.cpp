@@ -1,7 +1,9 @@
 #include "bench/probe_table.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <random>
 #include <thread>
@@ -9,6 +11,7 @@
 
 #include "core/index/slice_indexer.hpp"
 #include "core/probe/database.hpp"
+#include "core/util/resident_buffer.hpp"
 
 namespace egdb::bench {
 namespace {
@@ -68,6 +71,34 @@ double rate(const std::vector<Sample>& samples, int threads, double seconds, Pro
     return static_cast<double>(total.load()) / elapsed + 0.0 * static_cast<double>(sink.load());
 }
 
+// Dependent loads per second over `bytes` of memory in 2 MiB pages, one cache line at a time in a
+// random cycle (Sattolo's shuffle): what one random access to data of that size costs on this
+// machine, so that the lookup rows can be read as "memory accesses per lookup".
+double dependent_load_rate(std::size_t bytes, double seconds) {
+    constexpr std::size_t kLine = 64;
+    const std::size_t lines = std::max<std::size_t>(bytes / kLine, 2);
+    ResidentBuffer memory(lines * kLine);
+    std::vector<std::uint32_t> order(lines);
+    for (std::size_t i = 0; i < lines; ++i) order[i] = static_cast<std::uint32_t>(i);
+    std::mt19937_64 rng(7);
+    for (std::size_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng() % i]);
+    for (std::size_t i = 0; i < lines; ++i) {
+        const std::uint64_t next = std::uint64_t{order[(i + 1) % lines]} * kLine;
+        std::memcpy(memory.data() + std::size_t{order[i]} * kLine, &next, sizeof next);
+    }
+    std::uint64_t at = std::uint64_t{order[0]} * kLine, loads = 0;
+    const auto start = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    do {
+        for (int k = 0; k < 4096; ++k) std::memcpy(&at, memory.data() + at, sizeof at);
+        loads += 4096;
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } while (elapsed < seconds);
+    volatile std::uint64_t end = at;  // the chain's result is used, so no load can be left out
+    (void)end;
+    return static_cast<double>(loads) / elapsed;
+}
+
 std::uint64_t directory_bytes(const std::filesystem::path& dir) {
     std::uint64_t bytes = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
@@ -99,34 +130,46 @@ void print_probe_benchmark(std::ostream& out, const ProbeBenchOptions& options) 
     out << line;
     // Touch every sample once so that the warm cache holds what the rows read.
     for (const Sample& s : samples) (void)warm->lookup(s.position, s.side);
+    // The first samples again, few enough that their pages stay in the CPU caches: the cost of the
+    // lookup code itself.
+    const std::vector<Sample> hot(samples.begin(), samples.begin() + 256);
+    // The data the random rows read: the pages the warm cache holds, or the files (autoloaded).
+    const std::uint64_t touched = std::max<std::uint64_t>(warm->stats().cache_bytes, directory_bytes(options.directory));
 
     struct Row {
         const char* name;
         const Database* db;
+        const std::vector<Sample>* samples;
         bool search;
         int threads;
     };
     const std::vector<Row> rows = {
-        {"raw lookup, warm cache", warm.get(), false, 1},
-        {"raw lookup, warm cache", warm.get(), false, 2},
-        {"raw lookup, small cache", cold.get(), false, 1},
-        {"raw lookup, small cache", cold.get(), false, 2},
-        {"with search, warm cache", warm.get(), true, 1},
-        {"with search, warm cache", warm.get(), true, 2},
+        {"raw lookup, warm cache", warm.get(), &samples, false, 1},
+        {"raw lookup, warm cache", warm.get(), &samples, false, 2},
+        {"raw lookup, 256 hot", warm.get(), &hot, false, 1},
+        {"raw lookup, small cache", cold.get(), &samples, false, 1},
+        {"raw lookup, small cache", cold.get(), &samples, false, 2},
+        {"with search, warm cache", warm.get(), &samples, true, 1},
+        {"with search, warm cache", warm.get(), &samples, true, 2},
     };
-    std::snprintf(line, sizeof line, "random positions of %d pieces (both sides to move), %.1f s per row\n", pieces,
-                  options.seconds);
+    std::snprintf(line, sizeof line,
+                  "random positions of %d pieces (both sides to move), %.1f s per row; ratio: lookups per dependent "
+                  "load of the baseline row\n",
+                  pieces, options.seconds);
     out << line;
-    std::snprintf(line, sizeof line, "%-26s %8s %14s %12s %8s\n", "lookup", "threads", "lookups/s", "ns/lookup", "ratio");
+    std::snprintf(line, sizeof line, "%-30s %8s %14s %12s %8s\n", "lookup", "threads", "lookups/s", "ns/lookup", "ratio");
     out << line;
-    double baseline = 0;
+    const double baseline = dependent_load_rate(static_cast<std::size_t>(touched), options.seconds);
+    char name[64];
+    std::snprintf(name, sizeof name, "baseline: load, %.0f MiB", static_cast<double>(touched) / (1 << 20));
+    std::snprintf(line, sizeof line, "%-30s %8d %13.2fM %12.0f %7.2fx\n", name, 1, baseline / 1e6, 1e9 / baseline, 1.0);
+    out << line << std::flush;
     for (const Row& r : rows) {
-        const double per_second = rate(samples, r.threads, options.seconds, [&](const Sample& s) -> int {
+        const double per_second = rate(*r.samples, r.threads, options.seconds, [&](const Sample& s) -> int {
             if (!r.search) return r.db->lookup(s.position, s.side);
             return static_cast<int>(r.db->wld(s.position, s.side));
         });
-        if (baseline == 0) baseline = per_second;
-        std::snprintf(line, sizeof line, "%-26s %8d %13.2fM %12.0f %7.2fx\n", r.name, r.threads, per_second / 1e6,
+        std::snprintf(line, sizeof line, "%-30s %8d %13.2fM %12.0f %7.2fx\n", r.name, r.threads, per_second / 1e6,
                       1e9 * r.threads / per_second, per_second / baseline);
         out << line << std::flush;
     }

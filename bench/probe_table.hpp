@@ -1,7 +1,9 @@
 // `egdb bench probe --db DIR`: lookups per second on random positions of a database, raw (as
 // egdb_lookup) and with search (the true WLD), 1 and 2 threads, with a warm cache and with a
-// cache far smaller than the database, plus bytes per position on disk. Ratios are against the
-// single-thread warm raw lookup measured in the same run.
+// cache far smaller than the database, plus bytes per position on disk. Ratios are against a
+// baseline measured in the same run: dependent loads over as many bytes as the random rows read
+// (a ratio of 1 is a lookup that costs one memory access); one row repeats 256 positions whose
+// data stays in the CPU caches, the cost of the lookup code itself.
 #pragma once
 
 #include <filesystem>
