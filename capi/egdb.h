@@ -24,8 +24,9 @@
  * it in words. No C++ exception ever crosses this interface.
  *
  * Threads: all functions may be called from any thread. Lookups on one handle may run in
- * parallel from many threads. egdb_close must not run while another thread uses the same handle
- * (it is detected and made safe, but the other call may fail with EGDB_BAD_HANDLE).
+ * parallel from many threads, without locks. egdb_close may run while other threads use the
+ * handle: calls that start after it fail with EGDB_BAD_HANDLE, and it waits for the calls already
+ * running on that handle to return before it frees the database.
  *
  * Calling convention: __stdcall on 32-bit Windows (as the Kingsrow DLL), the platform default
  * elsewhere.
@@ -128,7 +129,9 @@ enum { EGDB_MAX_HANDLES = 64 };
  * Returns a handle (>= 0), or EGDB_DRIVER_TABLE_FULL, EGDB_FOPEN_FAIL, EGDB_OPEN_FAIL. */
 EGDB_API int EGDB_CALL egdb_open(const char *options, int cache_mb, const char *directory, const char *logfile);
 
-/* Closes a handle. Returns 0 or EGDB_BAD_HANDLE. */
+/* Closes a handle, after the calls running on it in other threads have returned. Returns 0,
+ * EGDB_BAD_HANDLE, or EGDB_BAD_ARGUMENT when called from inside a call on the same handle (a
+ * progress callback), which would wait for itself. */
 EGDB_API int EGDB_CALL egdb_close(int handle);
 
 /* Identifies the database in `directory` as the Kingsrow driver does (plus EGDB_NATIVE).

@@ -3,6 +3,7 @@
 // kept for egdb_last_error().
 #define EGDB_BUILDING_LIBRARY
 #include "capi/egdb.h"
+#include "capi/handle_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -80,53 +81,13 @@ struct HandleEntry {
 
 // The process-wide table behind the integer handles of the Kingsrow DLL interface. It is the
 // only shared state of the library and exists because the C interface names databases by small
-// integers; each entry owns its database. A handle encodes slot and generation, so a closed
-// handle never names a later database: it stays EGDB_BAD_HANDLE.
-class HandleTable {
-public:
-    static HandleTable& instance() {
-        static HandleTable table;
-        return table;
-    }
+// integers; each entry owns its database (handle_table.hpp).
+using HandleTable = egdb::capi::HandleTable<HandleEntry, EGDB_MAX_HANDLES>;
 
-    int insert(std::shared_ptr<HandleEntry> entry) {
-        std::lock_guard lock(mutex_);
-        for (int slot = 0; slot < EGDB_MAX_HANDLES; ++slot) {
-            auto& s = slots_[static_cast<std::size_t>(slot)];
-            if (s.entry == nullptr) {
-                s.entry = std::move(entry);
-                return s.generation * EGDB_MAX_HANDLES + slot;
-            }
-        }
-        return EGDB_DRIVER_TABLE_FULL;
-    }
-
-    std::shared_ptr<HandleEntry> find(int handle) {
-        if (handle < 0) return nullptr;
-        std::lock_guard lock(mutex_);
-        const Slot& s = slots_[static_cast<std::size_t>(handle % EGDB_MAX_HANDLES)];
-        if (s.entry == nullptr || s.generation != handle / EGDB_MAX_HANDLES) return nullptr;
-        return s.entry;
-    }
-
-    bool erase(int handle) {
-        if (handle < 0) return false;
-        std::lock_guard lock(mutex_);
-        Slot& s = slots_[static_cast<std::size_t>(handle % EGDB_MAX_HANDLES)];
-        if (s.entry == nullptr || s.generation != handle / EGDB_MAX_HANDLES) return false;
-        s.entry.reset();  // in-flight calls keep their own reference until they return
-        s.generation = (s.generation + 1) % (0x7FFFFFFF / EGDB_MAX_HANDLES);
-        return true;
-    }
-
-private:
-    struct Slot {
-        std::shared_ptr<HandleEntry> entry;
-        int generation = 0;
-    };
-    std::mutex mutex_;
-    std::array<Slot, EGDB_MAX_HANDLES> slots_{};
-};
+HandleTable& handles() {
+    static HandleTable table;
+    return table;
+}
 
 int fail(int code, std::string message) {
     t_last_error = std::move(message);
@@ -143,7 +104,7 @@ bool valid_color(int color) noexcept { return color == EGDB_BLACK || color == EG
 // Runs `body(entry)` for a valid handle, converting exceptions into codes.
 template <class Body>
 int with_handle(int handle, Body&& body) {
-    const std::shared_ptr<HandleEntry> entry = HandleTable::instance().find(handle);
+    const HandleTable::Ref entry = handles().find(handle);
     if (!entry) return fail(EGDB_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open");
     try {
         return body(*entry);
@@ -197,7 +158,7 @@ EGDB_API const char* EGDB_CALL egdb_version(void) { return kVersion; }
 EGDB_API const char* EGDB_CALL egdb_last_error(int handle) {
     if (handle == -1) {
         t_returned_error = t_last_error;
-    } else if (const auto entry = HandleTable::instance().find(handle)) {
+    } else if (const auto entry = handles().find(handle)) {
         std::lock_guard lock(entry->error_mutex);
         t_returned_error = entry->last_error;
     } else {
@@ -209,7 +170,7 @@ EGDB_API const char* EGDB_CALL egdb_last_error(int handle) {
 EGDB_API int EGDB_CALL egdb_open(const char* options, int cache_mb, const char* directory, const char* logfile) {
     try {
         if (directory == nullptr) return fail(EGDB_OPEN_FAIL, "directory is NULL");
-        auto entry = std::make_shared<HandleEntry>();
+        auto entry = std::make_unique<HandleEntry>();
         if (logfile != nullptr && *logfile != '\0') {
             entry->logfile = utf8_path(logfile);
             std::ofstream f(entry->logfile, std::ios::trunc);
@@ -222,8 +183,8 @@ EGDB_API int EGDB_CALL egdb_open(const char* options, int cache_mb, const char* 
         entry->db = Database::open(utf8_path(directory), o);
         entry->log(std::string("opened ") + to_string(entry->db->type()) + ", " +
                    std::to_string(entry->db->max_pieces()) + " pieces, in " + directory + "\n");
-        const int handle = HandleTable::instance().insert(entry);
-        if (handle < 0) return fail(handle, "too many databases open (at most " + std::to_string(EGDB_MAX_HANDLES) + ")");
+        const int handle = handles().insert(std::move(entry));
+        if (handle < 0) return fail(EGDB_DRIVER_TABLE_FULL, "too many databases open (at most " + std::to_string(EGDB_MAX_HANDLES) + ")");
         return handle;
     } catch (const std::exception& e) {
         return fail(EGDB_OPEN_FAIL, e.what());
@@ -231,8 +192,14 @@ EGDB_API int EGDB_CALL egdb_open(const char* options, int cache_mb, const char* 
 }
 
 EGDB_API int EGDB_CALL egdb_close(int handle) {
-    if (!HandleTable::instance().erase(handle)) return fail(EGDB_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open");
-    return 0;
+    switch (handles().erase(handle)) {
+        case egdb::capi::CloseResult::Closed: return 0;
+        case egdb::capi::CloseResult::InUseByThisThread:
+            return fail(EGDB_BAD_ARGUMENT, "handle " + std::to_string(handle) +
+                                               " cannot be closed from inside one of its own calls (a callback)");
+        case egdb::capi::CloseResult::NotOpen: break;
+    }
+    return fail(EGDB_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open");
 }
 
 EGDB_API int EGDB_CALL egdb_identify(const char* directory, int* egdb_type, int* max_pieces) {
@@ -324,7 +291,7 @@ EGDB_API int EGDB_CALL egdb_lookup_batch(int handle, const EgdbPosition* positio
 
 EGDB_API int EGDB_CALL egdb_lookup_distance(int handle_wld, int handle_dist, const char* fen,
                                             int distances[EGDB_MAXMOVES], char moves[EGDB_MAXMOVES][EGDB_MAXMOVELEN]) {
-    const auto wld_entry = HandleTable::instance().find(handle_wld);
+    const auto wld_entry = handles().find(handle_wld);
     if (!wld_entry) return fail(EGDB_BAD_HANDLE, "handle " + std::to_string(handle_wld) + " is not open");
     return with_handle(handle_dist, [&](HandleEntry& e) -> int {
         if (distances == nullptr || moves == nullptr) return fail(e, EGDB_NULL_ARGUMENT, "NULL output array");
