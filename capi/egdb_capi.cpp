@@ -13,8 +13,10 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/formats/kingsrow/result.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
@@ -273,17 +275,27 @@ EGDB_API int EGDB_CALL egdb_lookup_batch(int handle, const EgdbPosition* positio
             return fail(e, EGDB_NULL_ARGUMENT, "NULL array");
         }
         if (!e.db->has_wld()) return fail(e, EGDB_NOT_WLD_TYPE, "the database holds no WLD data");
+        // The valid entries go to the library as one batch (its lookups overlap in a pipeline).
+        std::vector<Position> batch;
+        std::vector<Color> sides;
+        std::vector<int> where;
+        batch.reserve(static_cast<std::size_t>(count));
+        sides.reserve(static_cast<std::size_t>(count));
+        where.reserve(static_cast<std::size_t>(count));
         for (int i = 0; i < count; ++i) {
             const Position p = to_cpp(positions[i]);
             if (!valid_color(colors[i]) || !egdb::is_well_formed(p)) {
                 results[i] = EGDB_BAD_ARGUMENT;
                 continue;
             }
-            try {
-                results[i] = wld_code(e.db->wld(p, static_cast<Color>(colors[i])));
-            } catch (const egdb::LookupNotPossible&) {
-                results[i] = EGDB_LOOKUP_NOT_POSSIBLE;
-            }
+            batch.push_back(p);
+            sides.push_back(static_cast<Color>(colors[i]));
+            where.push_back(i);
+        }
+        std::vector<std::optional<egdb::WldValue>> values(batch.size());
+        e.db->wld_batch(batch, sides, values);
+        for (std::size_t k = 0; k < batch.size(); ++k) {
+            results[where[k]] = values[k] ? wld_code(*values[k]) : EGDB_LOOKUP_NOT_POSSIBLE;
         }
         return count;
     });

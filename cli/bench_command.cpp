@@ -23,7 +23,8 @@ int run_bench(Args args) {
         "  build   solves every slice up to N pieces (default 4) in memory: seconds, positions/s,\n"
         "          peak memory per slice\n"
         "  probe   lookups per second on random positions of a database (native or Kingsrow): raw and\n"
-        "          with search, 1 and 2 threads, warm and small cache; bytes per position\n";
+        "          with search, single calls and batches of 256, 1 and 2 threads, warm and small cache,\n"
+        "          against dependent memory loads over the same bytes; bytes per position\n";
     if (args.empty() || wants_help(args)) {
         std::cout << kHelp;
         return args.empty() ? kExitBadInput : kExitOk;

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <random>
+#include <span>
+#include <vector>
 
 #include "core/formats/kingsrow/crc32.hpp"
 #include "core/formats/kingsrow/identify.hpp"
@@ -66,6 +69,43 @@ std::uint64_t expect_read_back(const Database& db, const std::vector<SyntheticSi
     return checked;
 }
 
+// lookup_codes (the pipelined batch) against one lookup_code per position: random positions of
+// every slice up to 5 pieces (so absent slices, too many pieces and reversed lookups are in), in
+// batches of every size around the pipeline's depth.
+std::uint64_t expect_batches_equal_single_lookups(const Database& db) {
+    std::mt19937_64 rng(99);
+    std::vector<Position> positions;
+    std::vector<Color> sides;
+    for (int pieces = 2; pieces <= 5; ++pieces) {
+        for (const SliceId s : all_slices(pieces)) {
+            const SliceIndexer& indexer = slice_indexer(s);
+            for (int k = 0; k < 100; ++k) {
+                positions.push_back(indexer.position_at(rng() % indexer.size()));
+                sides.push_back(rng() % 2 == 0 ? Color::Black : Color::White);
+            }
+        }
+    }
+    positions.push_back(Position{0, squares_bb(40, 40), 0});  // a side without pieces
+    sides.push_back(Color::Black);
+    std::uint64_t checked = 0;
+    std::size_t first = 0;
+    for (const std::size_t size : {0, 1, 2, 17, 18, 19, 20, 64, 1000, 100000}) {
+        const std::size_t n = std::min(size, positions.size() - first);
+        std::vector<int> out(n, 12345);
+        db.lookup_codes(std::span(positions).subspan(first, n), std::span(sides).subspan(first, n), out);
+        for (std::size_t i = 0; i < n; ++i) {
+            const int single = db.lookup_code(positions[first + i], sides[first + i], Conditional::No);
+            if (out[i] != single) {
+                ADD_FAILURE() << "batch of " << n << ", entry " << i << ": " << out[i] << " instead of " << single;
+                return checked;
+            }
+        }
+        checked += n;
+        first = (first + n) % positions.size();
+    }
+    return checked;
+}
+
 class KingsrowRoundTrip : public ::testing::TestWithParam<DbType> {};
 
 TEST_P(KingsrowRoundTrip, EveryPositionReadsBackThroughBothMemoryPaths) {
@@ -87,6 +127,7 @@ TEST_P(KingsrowRoundTrip, EveryPositionReadsBackThroughBothMemoryPaths) {
         EXPECT_EQ(db->max_pieces(), 4);
         EXPECT_EQ(db->max_pieces_one_side(), 3);
         EXPECT_GT(expect_read_back(*db, sides, mtc), 1'000'000U);
+        EXPECT_GT(expect_batches_equal_single_lookups(*db), 10'000U);
     }
 }
 

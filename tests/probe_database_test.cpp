@@ -8,7 +8,9 @@
 
 #include <filesystem>
 #include <cstdlib>
+#include <optional>
 #include <random>
+#include <vector>
 
 #include "core/formats/kingsrow/solved_export.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
@@ -105,6 +107,42 @@ TEST_F(ProbeDatabase, KingsrowV1AndRunlenEqualTheSolution) {
         const auto db = Database::open(*root_ / name);
         EXPECT_EQ(db->type(), std::string(name) == "v1" ? DatabaseType::WldTunV1 : DatabaseType::WldRunlen);
         expect_matches_solution(*db, false);
+    }
+}
+
+// The batch calls equal the single ones on every format: random positions of up to one piece more
+// than the databases hold (LookupNotPossible there), captures and unstored sides included.
+TEST_F(ProbeDatabase, BatchesEqualSingleCalls) {
+    std::mt19937_64 rng(5);
+    std::vector<Position> positions;
+    std::vector<Color> sides;
+    for (int n = 2; n <= pieces() + 1; ++n) {
+        for (SliceId s : all_slices(n)) {
+            const SliceIndexer indexer(s);
+            for (int k = 0; k < 200; ++k) {
+                positions.push_back(indexer.position_at(rng() % indexer.size()));
+                sides.push_back(rng() % 2 == 0 ? Color::Black : Color::White);
+            }
+        }
+    }
+    for (const char* name : {"native", "v2", "v1", "runlen"}) {
+        const auto db = Database::open(*root_ / name);
+        std::vector<int> raw(positions.size());
+        db->lookup_batch(positions, sides, raw);
+        std::vector<std::optional<WldValue>> values(positions.size());
+        db->wld_batch(positions, sides, values);
+        int not_possible = 0;
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            ASSERT_EQ(raw[i], db->lookup(positions[i], sides[i])) << name << " " << to_fen(positions[i], sides[i]);
+            std::optional<WldValue> single;
+            try {
+                single = db->wld(positions[i], sides[i]);
+            } catch (const LookupNotPossible&) {
+                ++not_possible;
+            }
+            ASSERT_EQ(values[i], single) << name << " " << to_fen(positions[i], sides[i]);
+        }
+        EXPECT_GT(not_possible, 0) << "positions with too many pieces are in the batch";
     }
 }
 

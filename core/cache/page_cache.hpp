@@ -15,6 +15,7 @@
 // callbacks must be short (extract a value, no I/O). Loading a missing page runs outside any lock.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -27,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "core/util/prefetch.hpp"
 #include "core/util/resident_buffer.hpp"
 #include "core/util/striped_counter.hpp"
 
@@ -98,6 +100,21 @@ public:
         return read(touch(set, way));
     }
 
+    // Hints for pipelines of lookups, with no effect on what is cached or read: request the line
+    // of the key's set; later, when that line has arrived, the line holding byte `byte` of the
+    // page if it is cached (this takes the set's lock for the few instructions of the search).
+    void prefetch_set(const PageKey& key) const noexcept {
+        if (!fits(key)) return;
+        prefetch_for_read(&sets_[set_of(pack(key))]);
+    }
+    void prefetch_page_byte(const PageKey& key, std::size_t byte) noexcept {
+        if (!fits(key)) return;
+        const std::uint64_t packed = pack(key);
+        const std::size_t set = set_of(packed);
+        std::lock_guard lock(lock_of(set));
+        if (const int way = find(set, packed); way >= 0) prefetch_for_read(slot(set, way) + std::min(byte, page_bytes_ - 1));
+    }
+
     PageCacheStats stats() const;
     std::size_t capacity_bytes() const noexcept { return capacity_bytes_; }
     std::size_t page_bytes() const noexcept { return page_bytes_; }
@@ -120,10 +137,11 @@ private:
         std::mutex mutex;
     };
 
+    static constexpr bool fits(const PageKey& key) noexcept {
+        return key.owner < (std::uint64_t{1} << 24) && key.page < (std::uint64_t{1} << 40);
+    }
     static std::uint64_t pack(const PageKey& key) {
-        if (key.owner >= (std::uint64_t{1} << 24) || key.page >= (std::uint64_t{1} << 40)) {
-            throw std::out_of_range("page key out of range");
-        }
+        if (!fits(key)) throw std::out_of_range("page key out of range");
         return key.owner << 40 | key.page;
     }
     std::size_t set_of(std::uint64_t packed) const noexcept {

@@ -213,7 +213,7 @@ int Database::lookup(const Position& position, Color side, bool conditional) con
 }
 
 int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, int beta, std::vector<Position>& path,
-                              bool force_search) const {
+                              bool force_search, std::optional<int> root_lookup) const {
     if (static_cast<int>(path.size()) <= depth) path.resize(static_cast<std::size_t>(depth) + 1);
     path[static_cast<std::size_t>(depth)] = p;
     if (p.black == 0) return c == Color::Black ? kLoss : kWin;
@@ -231,8 +231,8 @@ int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, 
         const bool non_side_test = type_ == DatabaseType::WldTunV2 && m.total() >= 7 &&
                                    (m.total() >= 9 || m.nbk + m.nwk >= 2);
         if (!non_side_test || !has_capture(p, opposite(c))) {
-            lookups_.add();
-            const int v = kingsrow_wld_->lookup_code(p, c, kingsrow::Conditional::No);
+            if (!root_lookup) lookups_.add();
+            const int v = root_lookup ? *root_lookup : kingsrow_wld_->lookup_code(p, c, kingsrow::Conditional::No);
             if (!is_u(v)) return v;  // unknown: an unstored side or position, resolved by search
         }
     }
@@ -251,23 +251,80 @@ int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, 
     return best;
 }
 
+void Database::lookup_batch(std::span<const Position> positions, std::span<const Color> sides, std::span<int> out) const {
+    if (native_ || (!kingsrow_wld_ && !kingsrow_mtc_)) {
+        for (std::size_t i = 0; i < positions.size(); ++i) out[i] = lookup(positions[i], sides[i]);
+        return;
+    }
+    lookups_.add(positions.size());
+    if (kingsrow_wld_) kingsrow_wld_->lookup_codes(positions, sides, out);
+    else kingsrow_mtc_->lookup_codes(positions, sides, out);
+}
+
+void Database::wld_batch(std::span<const Position> positions, std::span<const Color> sides,
+                         std::span<std::optional<WldValue>> out) const {
+    const auto checked_wld = [&](std::size_t i, std::optional<int> root_lookup) -> std::optional<WldValue> {
+        try {
+            if (!root_lookup) return wld(positions[i], sides[i]);
+            check_pieces(positions[i]);
+            std::vector<Position> path;
+            return wld_of_search(kingsrow_search(positions[i], sides[i], 0, kLoss, kWin, path, false, root_lookup));
+        } catch (const LookupNotPossible&) {
+            return std::nullopt;
+        }
+    };
+    if (native_) {
+        // Too many pieces is the caller's LookupNotPossible as in wld(); the rest in one pipeline.
+        std::vector<std::size_t> where;
+        std::vector<Position> batch;
+        std::vector<Color> batch_sides;
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            const Material m = material_of(positions[i]);
+            if (m.total() > max_pieces_ || m.black() > kMaxPiecesPerSide || m.white() > kMaxPiecesPerSide) {
+                out[i] = std::nullopt;
+                continue;
+            }
+            where.push_back(i);
+            batch.push_back(positions[i]);
+            batch_sides.push_back(sides[i]);
+        }
+        std::vector<std::optional<WldValue>> values(batch.size());
+        native_->wld_many(batch, batch_sides, values);
+        for (std::size_t k = 0; k < batch.size(); ++k) out[where[k]] = values[k];
+        return;
+    }
+    if (!kingsrow_wld_) {
+        for (std::size_t i = 0; i < positions.size(); ++i) out[i] = checked_wld(i, std::nullopt);
+        return;
+    }
+    // The raw values of all roots in one pipeline; the search uses them where it would have
+    // looked the root up (roots that must capture, or with too many pieces, ignore theirs).
+    std::vector<int> raw(positions.size());
+    kingsrow_wld_->lookup_codes(positions, sides, raw);
+    lookups_.add(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i) out[i] = checked_wld(i, raw[i]);
+}
+
+WldValue Database::wld_of_search(int v) const {
+    if (v == kWin) return WldValue::Win;
+    if (v == kLoss) return WldValue::Loss;
+    if (v == kDraw) return WldValue::Draw;
+    throw LookupNotPossible("the search could not resolve " + std::string(v == kDrawOrLoss ? "draw-or-loss" : v == kWinOrDraw ? "win-or-draw" : "an unknown value") +
+                            " (a slice is missing from " + directory_.string() + ")");
+}
+
 WldValue Database::wld(const Position& position, Color side) const {
     check_pieces(position);
     if (native_) {
         try {
-            return native_->value(position, side).wld;
+            return native_->wld(position, side);
         } catch (const native::MissingSliceError& e) {
             throw LookupNotPossible(e.what());
         }
     }
     if (!kingsrow_wld_) throw LookupNotPossible("the database in " + directory_.string() + " holds no WLD data");
     std::vector<Position> path;
-    const int v = kingsrow_search(position, side, 0, kLoss, kWin, path, false);
-    if (v == kWin) return WldValue::Win;
-    if (v == kLoss) return WldValue::Loss;
-    if (v == kDraw) return WldValue::Draw;
-    throw LookupNotPossible("the search could not resolve " + std::string(v == kDrawOrLoss ? "draw-or-loss" : v == kWinOrDraw ? "win-or-draw" : "an unknown value") +
-                            " (a slice is missing from " + directory_.string() + ")");
+    return wld_of_search(kingsrow_search(position, side, 0, kLoss, kWin, path, false));
 }
 
 int Database::kingsrow_dtw(const Position& p, Color c, bool winning, int depth) const {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -92,6 +93,15 @@ public:
     // Throws LookupNotPossible (too many pieces, missing slice, no WLD data).
     WldValue wld(const Position& position, Color side_to_move) const;
 
+    // lookup() and wld() of many positions (spans of one size): out[i] is what the single call
+    // returns for positions[i] and sides[i], or for wld_batch nullopt where wld() throws
+    // LookupNotPossible. Kingsrow WLD and MTC data are read as a pipeline that requests the
+    // memory of the next lookups while it decodes the current one, so random positions cost
+    // several times less each than in single calls (egdb bench probe).
+    void lookup_batch(std::span<const Position> positions, std::span<const Color> sides, std::span<int> out) const;
+    void wld_batch(std::span<const Position> positions, std::span<const Color> sides,
+                   std::span<std::optional<WldValue>> out) const;
+
     // True distances in plies for won and lost positions (nullopt for draws). DTW counts to the
     // end of the game (13.4); MTC to the next conversion (for Kingsrow MTC data the stored value,
     // even and rounded up, and nullopt below the threshold of 10). Throw LookupNotPossible when
@@ -131,9 +141,11 @@ public:
 private:
     Database() = default;
     void check_pieces(const Position& position) const;
+    // `root_lookup`: the raw value of the root position, when already looked up (batches).
     int kingsrow_search(const Position& position, Color side, int depth, int alpha, int beta,
-                        std::vector<Position>& path, bool force_search) const;
+                        std::vector<Position>& path, bool force_search, std::optional<int> root_lookup = {}) const;
     int kingsrow_dtw(const Position& position, Color side, bool winning, int depth) const;
+    WldValue wld_of_search(int search_value) const;  // throws LookupNotPossible for unresolved values
 
     std::filesystem::path directory_;
     DatabaseType type_ = DatabaseType::Native;

@@ -75,19 +75,33 @@ struct DecodeStart {
 // index. Starts increase strictly (every code covers a position) and absent ones compare above
 // every x, so "how many starts are <= x" is the position of the last one: a count the compiler
 // turns into a few vector compares, with no branch to mispredict.
-inline DecodeStart find_start(const std::byte* checkpoints, std::uint32_t x) noexcept {
+// In two halves, each reading one cache line, so that a pipeline of lookups can request the
+// second line (step_line) before it needs it: the segment holding x, then the start inside it.
+inline std::uint32_t find_segment(const std::byte* checkpoints, std::uint32_t x) noexcept {
     std::uint32_t segment_start[kSegments];
     std::memcpy(segment_start, checkpoints, sizeof segment_start);
     std::uint32_t segment = 0;
     for (std::size_t s = 1; s < kSegments; ++s) segment += segment_start[s] <= x ? 1U : 0U;
+    return segment;
+}
 
+inline const std::byte* step_line(const std::byte* checkpoints, std::uint32_t segment) noexcept {
+    return checkpoints + kStepTableOffset + segment * kStepsPerSegment * sizeof(std::uint32_t);
+}
+
+inline DecodeStart find_start_in_segment(const std::byte* checkpoints, std::uint32_t segment, std::uint32_t x) noexcept {
+    std::uint32_t base;
+    std::memcpy(&base, checkpoints + segment * sizeof base, sizeof base);
     std::uint32_t step_offset[kStepsPerSegment];
-    std::memcpy(step_offset, checkpoints + kStepTableOffset + segment * sizeof step_offset, sizeof step_offset);
-    const std::uint32_t base = segment_start[segment];
+    std::memcpy(step_offset, step_line(checkpoints, segment), sizeof step_offset);
     const std::uint32_t rest = std::min<std::uint32_t>(x - base, kNoStep - 1);
     std::uint32_t step = 0;
     for (std::size_t t = 1; t < kStepsPerSegment; ++t) step += step_offset[t] <= rest ? 1U : 0U;
     return {static_cast<std::uint32_t>(segment * kSegmentBytes + step * kStepBytes), base + step_offset[step]};
+}
+
+inline DecodeStart find_start(const std::byte* checkpoints, std::uint32_t x) noexcept {
+    return find_start_in_segment(checkpoints, find_segment(checkpoints, x), x);
 }
 
 }  // namespace egdb::kingsrow::block_checkpoints

@@ -28,6 +28,10 @@ public:
     WldResult lookup(const Position& p, Color side, Conditional conditional) const override {
         return static_cast<WldResult>(engine_.lookup(p, side, conditional));
     }
+    void lookup_codes(std::span<const Position> positions, std::span<const Color> sides,
+                      std::span<int> out) const override {
+        engine_.lookup_many(positions, sides, out);
+    }
 
 private:
     DbType type_;
@@ -44,6 +48,10 @@ public:
     int max_pieces_one_side() const noexcept override { return engine_.table().max_pieces_one_side(); }
     int lookup_code(const Position& p, Color side, Conditional conditional) const override {
         return engine_.lookup(p, side, conditional);
+    }
+    void lookup_codes(std::span<const Position> positions, std::span<const Color> sides,
+                      std::span<int> out) const override {
+        engine_.lookup_many(positions, sides, out);
     }
     MtcValue lookup(const Position& p, Color side, Conditional conditional) const override {
         const int code = engine_.lookup(p, side, conditional);

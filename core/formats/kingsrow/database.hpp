@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <span>
 
 #include "core/board/position.hpp"
 #include "core/formats/kingsrow/open_options.hpp"
@@ -27,6 +28,13 @@ public:
     // egdb_lookup's integer result, for the C ABI and tools: the WldResult or MtcValue code.
     // Throws CorruptDatabaseError when a block read from disk contradicts its index.
     virtual int lookup_code(const Position& p, Color side_to_move, Conditional conditional) const = 0;
+
+    // lookup_code(positions[i], sides[i], Conditional::No) into out[i] for every i (the spans have
+    // one size). Formats that can overlap the memory accesses of many lookups do (a pipeline).
+    virtual void lookup_codes(std::span<const Position> positions, std::span<const Color> sides,
+                              std::span<int> out) const {
+        for (std::size_t i = 0; i < positions.size(); ++i) out[i] = lookup_code(positions[i], sides[i], Conditional::No);
+    }
 };
 
 class WldDatabase : public Database {

@@ -12,9 +12,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "core/formats/kingsrow/lookup_front_end.hpp"
 #include "core/formats/kingsrow/memory_plan.hpp"
 #include "core/formats/kingsrow/stream_table.hpp"
+#include "core/util/prefetch.hpp"
 #include "core/util/resident_buffer.hpp"
 
 namespace egdb::kingsrow {
@@ -77,20 +80,93 @@ public:
     // The integer code of 3.3 / the format's decoder. Throws CorruptDatabaseError when a block read
     // through the cache contradicts its index (autoloaded files are checked at open).
     int lookup(const Position& p, Color side, Conditional conditional) const {
-        const LookupTarget t = locate(p, side, missing_);
-        if (t.resolved) return t.value;
-        const StreamTable::Lookup found = table_.find(t.slice, t.side_to_move);
-        if (found.presence == Presence::ColorAbsent) return missing_.color_absent;
-        if (found.presence == Presence::BothAbsent) return missing_.both_absent;
-        if (t.subslice >= found.subslices.size()) return missing_.subslice_absent;
-        const SubsliceEntry& entry = found.subslices[t.subslice];
-        if (entry.value >= 0) return entry.value;
-        if (entry.stream == SubsliceEntry::kNoStream) return missing_.subslice_absent;
-        return decode(entry.stream, t.local, conditional);
+        const Located at = locate_block(p, side);
+        if (at.answered) return at.value;
+        return decode(at.stream, at.block, at.x, conditional);
+    }
+
+    // lookup(positions[i], sides[i], Conditional::No) into out[i], for every i. The lookups run
+    // as a pipeline: while one is decoded, the checkpoint lines and code bytes of the next ones
+    // are already requested, so a batch of random positions waits for memory about once per
+    // several lookups instead of three times per lookup (block, segment, code bytes).
+    void lookup_many(std::span<const Position> positions, std::span<const Color> sides, std::span<int> out) const {
+        constexpr std::size_t kLag = 6;   // lookups between two stages of one lookup
+        constexpr std::size_t kRing = 32;  // >= 3 * kLag + 1 lookups in flight
+        struct Pending {
+            Located at;
+            const std::byte* checkpoints = nullptr;  // autoloaded block; nullptr: through the cache
+            std::uint32_t segment = 0;
+            block_checkpoints::DecodeStart start;
+        };
+        std::array<Pending, kRing> ring{};
+        const std::size_t n = std::min({positions.size(), sides.size(), out.size()});
+        for (std::size_t i = 0; i < n + 3 * kLag; ++i) {
+            if (i < n) {  // the block; request its segment starts
+                Pending& q = ring[i % kRing];
+                q.at = locate_block(positions[i], sides[i]);
+                q.checkpoints = nullptr;
+                if (!q.at.answered && pinned_base_[q.at.stream] != kNotPinned) {
+                    q.checkpoints = pinned_checkpoints(q.at.stream, q.at.block);
+                    prefetch_for_read(q.checkpoints);
+                }
+            }
+            if (i >= kLag && i - kLag < n) {  // the segment; request its steps
+                Pending& q = ring[(i - kLag) % kRing];
+                if (q.checkpoints != nullptr) {
+                    q.segment = block_checkpoints::find_segment(q.checkpoints, q.at.x);
+                    prefetch_for_read(block_checkpoints::step_line(q.checkpoints, q.segment));
+                }
+            }
+            if (i >= 2 * kLag && i - 2 * kLag < n) {  // the start; request the code bytes it scans
+                Pending& q = ring[(i - 2 * kLag) % kRing];
+                if (q.checkpoints != nullptr) {
+                    q.start = block_checkpoints::find_start_in_segment(q.checkpoints, q.segment, q.at.x);
+                    const std::byte* codes = block_bytes(table_.streams()[q.at.stream], q.at.block).data() + q.start.byte;
+                    prefetch_for_read(codes);
+                    prefetch_for_read(codes + block_checkpoints::kStepBytes - 1);
+                }
+            }
+            if (i >= 3 * kLag) {
+                const std::size_t j = i - 3 * kLag;
+                const Pending& q = ring[j % kRing];
+                if (q.at.answered) {
+                    out[j] = q.at.value;
+                } else if (q.checkpoints != nullptr) {
+                    const Stream& s = table_.streams()[q.at.stream];
+                    out[j] = decode_from(s, q.at.block, block_bytes(s, q.at.block), q.start, q.at.x);
+                } else {
+                    out[j] = decode(q.at.stream, q.at.block, q.at.x, Conditional::No);
+                }
+            }
+        }
     }
 
 private:
     static constexpr std::size_t kNotPinned = static_cast<std::size_t>(-1);
+
+    // Where a lookup reads: its answer when it needs no data, else block `block` of a stream and
+    // the local index `x` in the stream's subslice.
+    struct Located {
+        bool answered = false;
+        int value = 0;
+        std::uint32_t stream = 0;
+        std::uint32_t block = 0;
+        std::uint32_t x = 0;
+    };
+
+    Located locate_block(const Position& p, Color side) const noexcept {
+        const LookupTarget t = locate(p, side, missing_);
+        if (t.resolved) return {true, t.value};
+        const StreamTable::Lookup found = table_.find(t.slice, t.side_to_move);
+        if (found.presence == Presence::ColorAbsent) return {true, missing_.color_absent};
+        if (found.presence == Presence::BothAbsent) return {true, missing_.both_absent};
+        if (t.subslice >= found.subslices.size()) return {true, missing_.subslice_absent};
+        const SubsliceEntry& entry = found.subslices[t.subslice];
+        if (entry.value >= 0) return {true, entry.value};
+        if (entry.stream == SubsliceEntry::kNoStream) return {true, missing_.subslice_absent};
+        const Stream& s = table_.streams()[entry.stream];
+        return {false, 0, entry.stream, table_.block_of(s, t.local), t.local};
+    }
 
     // The checkpoints of block k (block_checkpoints.hpp). Throws when the block does not decode to
     // the positions its index promises.
@@ -115,7 +191,12 @@ private:
     // Decodes local index x of a block given its bytes and checkpoints (never reads past either).
     int decode_in_block(const Stream& s, std::uint32_t k, std::span<const std::byte> bytes,
                         const std::byte* checkpoints, std::uint32_t x) const noexcept {
-        const block_checkpoints::DecodeStart start = block_checkpoints::find_start(checkpoints, x);
+        return decode_from(s, k, bytes, block_checkpoints::find_start(checkpoints, x), x);
+    }
+
+    // Decodes local index x from a start of its block's checkpoints at or before x.
+    int decode_from(const Stream& s, std::uint32_t k, std::span<const std::byte> bytes,
+                    block_checkpoints::DecodeStart start, std::uint32_t x) const noexcept {
         const BlockCoding coding = table_.block_codings()[s.first_block + k];
         std::uint64_t n = start.index;
         for (std::size_t i = start.byte; i < bytes.size(); ++i) {
@@ -127,9 +208,8 @@ private:
         return missing_.subslice_absent;  // unreachable for checked blocks
     }
 
-    int decode(std::uint32_t stream_number, std::uint32_t x, Conditional conditional) const {
+    int decode(std::uint32_t stream_number, std::uint32_t k, std::uint32_t x, Conditional conditional) const {
         const Stream& s = table_.streams()[stream_number];
-        const std::uint32_t k = table_.block_of(s, x);
         if (pinned_base_[stream_number] != kNotPinned) {
             return decode_in_block(s, k, block_bytes(s, k), pinned_checkpoints(stream_number, k), x);
         }

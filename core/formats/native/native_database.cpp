@@ -1,6 +1,7 @@
 #include "core/formats/native/native_database.hpp"
 
 #include <algorithm>
+#include <array>
 #include <regex>
 #include <string>
 
@@ -108,6 +109,88 @@ std::optional<std::uint32_t> NativeDatabase::stored(ValueKind kind, const Positi
     const int section = entry->file->find_section(kind, key.side_to_move);
     if (section < 0) return std::nullopt;
     return read_value(*entry, section, entry->indexer->index_of(key.position));
+}
+
+NativeDatabase::WldAddress NativeDatabase::wld_address(const Position& position, Color side_to_move) const {
+    const LookupKey key = lookup_key(position, side_to_move);
+    const SliceEntry* entry = file_of(key.slice);
+    const int section = entry ? entry->file->find_section(ValueKind::Wld, key.side_to_move) : -1;
+    if (section < 0) {
+        throw MissingSliceError("the database in " + directory_.string() + " has no slice " + key.slice.to_string());
+    }
+    return {entry, section, entry->indexer->index_of(key.position)};
+}
+
+PageKey NativeDatabase::page_key(const WldAddress& a) const noexcept {
+    const SectionDescriptor& d = a.entry->file->sections()[static_cast<std::size_t>(a.section)];
+    return {a.entry->owner_base + static_cast<std::uint64_t>(a.section), a.index / d.positions_per_page};
+}
+
+WldValue NativeDatabase::stored_wld(const WldAddress& a) const {
+    const std::uint32_t v = read_value(*a.entry, a.section, a.index);
+    return v == kStoredDraw ? WldValue::Draw : v == kStoredWin ? WldValue::Win : WldValue::Loss;
+}
+
+WldValue NativeDatabase::wld(const Position& position, Color side_to_move) const {
+    if (has_empty_side(position)) return empty_side_value(position, side_to_move).wld;
+    if (!has_capture(position, side_to_move)) return stored_wld(wld_address(position, side_to_move));
+    // The WLD half of the one-ply rule (one_ply_check.hpp): a capture is compulsory, so there is
+    // at least one move.
+    MoveList moves;
+    generate_moves(position, side_to_move, moves);
+    bool any_draw = false;
+    for (const Move& m : moves) {
+        const WldValue child = wld(apply_move(position, side_to_move, m), opposite(side_to_move));
+        if (child == WldValue::Loss) return WldValue::Win;
+        any_draw = any_draw || child == WldValue::Draw;
+    }
+    return any_draw ? WldValue::Draw : WldValue::Loss;
+}
+
+void NativeDatabase::wld_many(std::span<const Position> positions, std::span<const Color> sides,
+                              std::span<std::optional<WldValue>> out) const {
+    constexpr std::size_t kLag = 8;    // lookups between two stages of one lookup
+    constexpr std::size_t kRing = 32;  // >= 2 * kLag + 1 lookups in flight
+    struct Pending {
+        bool stored = false;  // no capture, no empty side, slice held: one page read
+        WldAddress address;
+        PageKey key;
+    };
+    std::array<Pending, kRing> ring{};
+    const std::size_t n = std::min({positions.size(), sides.size(), out.size()});
+    for (std::size_t i = 0; i < n + 2 * kLag; ++i) {
+        if (i < n) {  // the page; request the line of its set in the cache
+            Pending& q = ring[i % kRing];
+            q.stored = false;
+            if (!has_empty_side(positions[i]) && !has_capture(positions[i], sides[i])) {
+                const LookupKey key = lookup_key(positions[i], sides[i]);
+                const SliceEntry* entry = file_of(key.slice);
+                const int section = entry ? entry->file->find_section(ValueKind::Wld, key.side_to_move) : -1;
+                if (section >= 0) {
+                    q.stored = true;
+                    q.address = {entry, section, entry->indexer->index_of(key.position)};
+                    q.key = page_key(q.address);
+                    cache_->prefetch_set(q.key);
+                }
+            }
+        }
+        if (i >= kLag && i - kLag < n) {  // the set has arrived: request the value's line
+            const Pending& q = ring[(i - kLag) % kRing];
+            if (q.stored) {
+                const SectionDescriptor& d = q.address.entry->file->sections()[static_cast<std::size_t>(q.address.section)];
+                cache_->prefetch_page_byte(q.key, (q.address.index % d.positions_per_page) * d.value_bits / 8);
+            }
+        }
+        if (i >= 2 * kLag) {
+            const std::size_t j = i - 2 * kLag;
+            const Pending& q = ring[j % kRing];
+            try {
+                out[j] = q.stored ? stored_wld(q.address) : wld(positions[j], sides[j]);
+            } catch (const MissingSliceError&) {
+                out[j] = std::nullopt;
+            }
+        }
+    }
 }
 
 PositionValue NativeDatabase::value(const Position& position, Color side_to_move) const {

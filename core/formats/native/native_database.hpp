@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -57,6 +58,15 @@ public:
     // the database has no such sections. Throws MissingSliceError for a slice it does not hold.
     PositionValue value(const Position& position, Color side_to_move) const override;
 
+    // Only the WLD part of value(): reads no DTW or MTC page, and a capture position stops at its
+    // first winning capture. Throws MissingSliceError as value().
+    WldValue wld(const Position& position, Color side_to_move) const;
+
+    // wld() of many positions into out[i] (nullopt where wld() throws MissingSliceError), as a
+    // pipeline: the cache lines of later lookups are requested while earlier ones are read.
+    void wld_many(std::span<const Position> positions, std::span<const Color> sides,
+                  std::span<std::optional<WldValue>> out) const;
+
     PageCacheStats cache_stats() const { return cache_->stats(); }
 
 private:
@@ -71,6 +81,16 @@ private:
     }
     const SliceEntry* file_of(SliceId canonical) const noexcept;
     std::uint32_t read_value(const SliceEntry& entry, int section, std::uint64_t index) const;
+
+    // Where the stored WLD of a position without capture is: its file, section and index.
+    struct WldAddress {
+        const SliceEntry* entry = nullptr;
+        int section = -1;
+        std::uint64_t index = 0;
+    };
+    WldAddress wld_address(const Position& position, Color side_to_move) const;  // throws MissingSliceError
+    PageKey page_key(const WldAddress& a) const noexcept;
+    WldValue stored_wld(const WldAddress& a) const;
 
     std::filesystem::path directory_;
     std::array<SliceEntry, kCounts * kCounts * kCounts * kCounts> slices_;
