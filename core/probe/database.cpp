@@ -252,7 +252,19 @@ int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, 
 }
 
 void Database::lookup_batch(std::span<const Position> positions, std::span<const Color> sides, std::span<int> out) const {
-    if (native_ || (!kingsrow_wld_ && !kingsrow_mtc_)) {
+    if (native_) {
+        lookups_.add(positions.size());
+        std::vector<std::optional<std::uint32_t>> stored(positions.size());
+        native_->stored_wld_many(positions, sides, stored);
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            // As lookup(): a capture position is unknown, a slice not held -2.
+            out[i] = !stored[i] ? (has_capture(positions[i], sides[i]) ? kUnknown : -2)
+                                : *stored[i] == native::kStoredWin ? kWin
+                                : *stored[i] == native::kStoredLoss ? kLoss : kDraw;
+        }
+        return;
+    }
+    if (!kingsrow_wld_ && !kingsrow_mtc_) {
         for (std::size_t i = 0; i < positions.size(); ++i) out[i] = lookup(positions[i], sides[i]);
         return;
     }

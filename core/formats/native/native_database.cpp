@@ -147,8 +147,9 @@ WldValue NativeDatabase::wld(const Position& position, Color side_to_move) const
     return any_draw ? WldValue::Draw : WldValue::Loss;
 }
 
-void NativeDatabase::wld_many(std::span<const Position> positions, std::span<const Color> sides,
-                              std::span<std::optional<WldValue>> out) const {
+template <class OnStored, class OnOther>
+void NativeDatabase::pipeline(std::span<const Position> positions, std::span<const Color> sides, std::size_t n,
+                              OnStored&& on_stored, OnOther&& on_other) const {
     constexpr std::size_t kLag = 8;    // lookups between two stages of one lookup
     constexpr std::size_t kRing = 32;  // >= 2 * kLag + 1 lookups in flight
     struct Pending {
@@ -157,7 +158,6 @@ void NativeDatabase::wld_many(std::span<const Position> positions, std::span<con
         PageKey key;
     };
     std::array<Pending, kRing> ring{};
-    const std::size_t n = std::min({positions.size(), sides.size(), out.size()});
     for (std::size_t i = 0; i < n + 2 * kLag; ++i) {
         if (i < n) {  // the page; request the line of its set in the cache
             Pending& q = ring[i % kRing];
@@ -184,13 +184,37 @@ void NativeDatabase::wld_many(std::span<const Position> positions, std::span<con
         if (i >= 2 * kLag) {
             const std::size_t j = i - 2 * kLag;
             const Pending& q = ring[j % kRing];
-            try {
-                out[j] = q.stored ? stored_wld(q.address) : wld(positions[j], sides[j]);
-            } catch (const MissingSliceError&) {
-                out[j] = std::nullopt;
+            if (q.stored) {
+                on_stored(j, q.address);
+            } else {
+                on_other(j);
             }
         }
     }
+}
+
+void NativeDatabase::wld_many(std::span<const Position> positions, std::span<const Color> sides,
+                              std::span<std::optional<WldValue>> out) const {
+    pipeline(
+        positions, sides, std::min({positions.size(), sides.size(), out.size()}),
+        [&](std::size_t j, const WldAddress& a) { out[j] = stored_wld(a); },
+        [&](std::size_t j) {
+            try {
+                out[j] = wld(positions[j], sides[j]);
+            } catch (const MissingSliceError&) {
+                out[j] = std::nullopt;
+            }
+        });
+}
+
+void NativeDatabase::stored_wld_many(std::span<const Position> positions, std::span<const Color> sides,
+                                     std::span<std::optional<std::uint32_t>> out) const {
+    pipeline(
+        positions, sides, std::min({positions.size(), sides.size(), out.size()}),
+        [&](std::size_t j, const WldAddress& a) { out[j] = read_value(*a.entry, a.section, a.index); },
+        [&](std::size_t j) {
+            out[j] = has_capture(positions[j], sides[j]) ? std::nullopt : stored(ValueKind::Wld, positions[j], sides[j]);
+        });
 }
 
 PositionValue NativeDatabase::value(const Position& position, Color side_to_move) const {

@@ -67,6 +67,11 @@ public:
     void wld_many(std::span<const Position> positions, std::span<const Color> sides,
                   std::span<std::optional<WldValue>> out) const;
 
+    // stored(ValueKind::Wld, ...) of many positions, with capture positions (stored as "don't
+    // care") given as nullopt too, in the same pipeline.
+    void stored_wld_many(std::span<const Position> positions, std::span<const Color> sides,
+                         std::span<std::optional<std::uint32_t>> out) const;
+
     PageCacheStats cache_stats() const { return cache_->stats(); }
 
 private:
@@ -91,6 +96,13 @@ private:
     WldAddress wld_address(const Position& position, Color side_to_move) const;  // throws MissingSliceError
     PageKey page_key(const WldAddress& a) const noexcept;
     WldValue stored_wld(const WldAddress& a) const;
+
+    // The pipeline of wld_many and stored_wld_many: positions without capture whose slice is held
+    // go through it (the page's set line, then the value's line are requested ahead); for them
+    // on_stored(i, address) is called in order, for the others on_other(i).
+    template <class OnStored, class OnOther>
+    void pipeline(std::span<const Position> positions, std::span<const Color> sides, std::size_t n, OnStored&& on_stored,
+                  OnOther&& on_other) const;
 
     std::filesystem::path directory_;
     std::array<SliceEntry, kCounts * kCounts * kCounts * kCounts> slices_;
