@@ -78,7 +78,7 @@ TEST(KingsrowBlockCheckpoints, LongCodesAndIndicesNearThe32BitLimitStillDecode) 
     std::mt19937_64 rng(11);
     Block b;
     b.length.resize(256);
-    // Codes of up to a million positions: whole segments past 32 bits are left without a start.
+    // Codes of up to a million positions: steps past 32 bits are left without a start.
     for (auto& l : b.length) l = 1 + static_cast<std::uint32_t>(rng() % 1000000);
     b.codes.resize(4096);
     for (auto& c : b.codes) c = static_cast<std::byte>(rng() & 0xFF);

@@ -86,48 +86,42 @@ public:
     }
 
     // lookup(positions[i], sides[i], Conditional::No) into out[i], for every i. The lookups run
-    // as a pipeline: while one is decoded, the checkpoint lines and code bytes of the next ones
-    // are already requested, so a batch of random positions waits for memory about once per
-    // several lookups instead of three times per lookup (block, segment, code bytes).
+    // as a pipeline: while one is decoded, the checkpoints and then the code bytes of the next
+    // ones are already requested, so a batch of random positions waits for memory about once per
+    // several lookups instead of at least once per lookup.
     void lookup_many(std::span<const Position> positions, std::span<const Color> sides, std::span<int> out) const {
-        constexpr std::size_t kLag = 6;   // lookups between two stages of one lookup
-        constexpr std::size_t kRing = 32;  // >= 3 * kLag + 1 lookups in flight
+        constexpr std::size_t kLag = 8;    // lookups between two stages of one lookup
+        constexpr std::size_t kRing = 32;  // >= 2 * kLag + 1 lookups in flight
         struct Pending {
             Located at;
             const std::byte* checkpoints = nullptr;  // autoloaded block; nullptr: through the cache
-            std::uint32_t segment = 0;
             block_checkpoints::DecodeStart start;
         };
         std::array<Pending, kRing> ring{};
         const std::size_t n = std::min({positions.size(), sides.size(), out.size()});
-        for (std::size_t i = 0; i < n + 3 * kLag; ++i) {
-            if (i < n) {  // the block; request its segment starts
+        for (std::size_t i = 0; i < n + 2 * kLag; ++i) {
+            if (i < n) {  // the block; request its checkpoints
                 Pending& q = ring[i % kRing];
                 q.at = locate_block(positions[i], sides[i]);
                 q.checkpoints = nullptr;
                 if (!q.at.answered && pinned_base_[q.at.stream] != kNotPinned) {
                     q.checkpoints = pinned_checkpoints(q.at.stream, q.at.block);
-                    prefetch_for_read(q.checkpoints);
+                    for (std::size_t line = 0; line < block_checkpoints::kBytes; line += 64) {
+                        prefetch_for_read(q.checkpoints + line);
+                    }
                 }
             }
-            if (i >= kLag && i - kLag < n) {  // the segment; request its steps
+            if (i >= kLag && i - kLag < n) {  // the start; request the code bytes it scans
                 Pending& q = ring[(i - kLag) % kRing];
                 if (q.checkpoints != nullptr) {
-                    q.segment = block_checkpoints::find_segment(q.checkpoints, q.at.x);
-                    prefetch_for_read(block_checkpoints::step_line(q.checkpoints, q.segment));
-                }
-            }
-            if (i >= 2 * kLag && i - 2 * kLag < n) {  // the start; request the code bytes it scans
-                Pending& q = ring[(i - 2 * kLag) % kRing];
-                if (q.checkpoints != nullptr) {
-                    q.start = block_checkpoints::find_start_in_segment(q.checkpoints, q.segment, q.at.x);
+                    q.start = block_checkpoints::find_start(q.checkpoints, q.at.x);
                     const std::byte* codes = block_bytes(table_.streams()[q.at.stream], q.at.block).data() + q.start.byte;
                     prefetch_for_read(codes);
                     prefetch_for_read(codes + block_checkpoints::kStepBytes - 1);
                 }
             }
-            if (i >= 3 * kLag) {
-                const std::size_t j = i - 3 * kLag;
+            if (i >= 2 * kLag) {
+                const std::size_t j = i - 2 * kLag;
                 const Pending& q = ring[j % kRing];
                 if (q.at.answered) {
                     out[j] = q.at.value;
@@ -260,7 +254,7 @@ private:
         return {file_bytes_[s.file] + begin, static_cast<std::size_t>(table_.block_end(s, k) - begin)};
     }
     // kBytes is a whole number of cache lines and the buffer is page-aligned, so a block's
-    // segment starts are one line.
+    // checkpoints are four whole lines.
     std::byte* pinned_checkpoints(std::size_t stream, std::uint32_t k) const noexcept {
         return const_cast<std::byte*>(pinned_.data()) + (pinned_base_[stream] + k) * block_checkpoints::kBytes;
     }
