@@ -59,12 +59,18 @@ struct DecodeStart {
 // The latest recorded start at or before local index x; x must be at least the block's first
 // index. Starts increase strictly (every code covers a position) and absent ones compare above
 // every x, so "how many starts after the first are <= x" is the position of the last one.
+// The starts are read in place (a copy to the stack first, then vector loads at other offsets,
+// would defeat store-to-load forwarding); start[0] is at or before x, hence the count minus one.
 inline DecodeStart find_start(const std::byte* checkpoints, std::uint32_t x) noexcept {
-    std::uint32_t start[kSteps];
-    std::memcpy(start, checkpoints, sizeof start);
-    std::uint32_t step = 0;
-    for (std::size_t s = 1; s < kSteps; ++s) step += start[s] <= x ? 1U : 0U;
-    return {static_cast<std::uint32_t>(step * kStepBytes), start[step]};
+    const auto start = [checkpoints](std::size_t s) {
+        std::uint32_t v;
+        std::memcpy(&v, checkpoints + s * sizeof v, sizeof v);
+        return v;
+    };
+    std::uint32_t count = 0;
+    for (std::size_t s = 0; s < kSteps; ++s) count += start(s) <= x ? 1U : 0U;
+    const std::uint32_t step = count - 1;
+    return {static_cast<std::uint32_t>(step * kStepBytes), start(step)};
 }
 
 }  // namespace egdb::kingsrow::block_checkpoints
