@@ -66,7 +66,7 @@ constexpr int improve(int v, int best) noexcept {
     }
 }
 
-constexpr int kMaxSearchDepth = 64;
+constexpr int kMaxSearchDepth = Database::kMaxSearchDepth;
 constexpr int kMaxDtwSearchDepth = 32;
 
 Bitboard men_of(const Position& p) noexcept { return (p.black | p.white) & ~p.king; }
@@ -212,10 +212,9 @@ int Database::lookup(const Position& position, Color side, bool conditional) con
     return kingsrow_dtw_->lookup_code(position, side, cl);
 }
 
-int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, int beta, std::vector<Position>& path,
+int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, int beta, SearchPath& path,
                               bool force_search, std::optional<int> root_lookup) const {
-    if (static_cast<int>(path.size()) <= depth) path.resize(static_cast<std::size_t>(depth) + 1);
-    path[static_cast<std::size_t>(depth)] = p;
+    path[static_cast<std::size_t>(depth)] = p;  // depth <= kMaxSearchDepth: deeper calls are not made
     if (p.black == 0) return c == Color::Black ? kLoss : kWin;
     if (p.white == 0) return c == Color::White ? kLoss : kWin;
     // A repeated position (same side to move) is a draw; men moves are irreversible, so stop
@@ -279,7 +278,7 @@ void Database::wld_batch(std::span<const Position> positions, std::span<const Co
         try {
             if (!root_lookup) return wld(positions[i], sides[i]);
             check_pieces(positions[i]);
-            std::vector<Position> path;
+            SearchPath path;
             return wld_of_search(kingsrow_search(positions[i], sides[i], 0, kLoss, kWin, path, false, root_lookup));
         } catch (const LookupNotPossible&) {
             return std::nullopt;
@@ -335,7 +334,7 @@ WldValue Database::wld(const Position& position, Color side) const {
         }
     }
     if (!kingsrow_wld_) throw LookupNotPossible("the database in " + directory_.string() + " holds no WLD data");
-    std::vector<Position> path;
+    SearchPath path;
     return wld_of_search(kingsrow_search(position, side, 0, kLoss, kWin, path, false));
 }
 

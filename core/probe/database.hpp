@@ -5,6 +5,7 @@
 // Thread safety: every const member may be called from any number of threads at once.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -138,12 +139,18 @@ public:
     std::vector<std::string> verify(const std::function<bool(const std::string&, std::int64_t, std::int64_t)>& progress,
                                     int threads = 1) const;
 
+    // Plies the search for captures and unstored sides goes down at most (13.3).
+    static constexpr int kMaxSearchDepth = 64;
+
 private:
     Database() = default;
     void check_pieces(const Position& position) const;
+    // The positions from the root to the current one, for the repetition check: on the stack, so
+    // that a lookup with search allocates nothing.
+    using SearchPath = std::array<Position, kMaxSearchDepth + 1>;
     // `root_lookup`: the raw value of the root position, when already looked up (batches).
-    int kingsrow_search(const Position& position, Color side, int depth, int alpha, int beta,
-                        std::vector<Position>& path, bool force_search, std::optional<int> root_lookup = {}) const;
+    int kingsrow_search(const Position& position, Color side, int depth, int alpha, int beta, SearchPath& path,
+                        bool force_search, std::optional<int> root_lookup = {}) const;
     int kingsrow_dtw(const Position& position, Color side, bool winning, int depth) const;
     WldValue wld_of_search(int search_value) const;  // throws LookupNotPossible for unresolved values
 
