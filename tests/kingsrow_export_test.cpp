@@ -6,13 +6,17 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/formats/kingsrow/export_check.hpp"
 #include "core/formats/kingsrow/solved_export.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
+#include "core/probe/consistency_check.hpp"
+#include "core/probe/database.hpp"
 #include "core/rules/movegen.hpp"
 
 namespace egdb::kingsrow {
@@ -96,6 +100,55 @@ TEST_F(KingsrowExport, AChangedValueIsFoundInBothOrientations) {
     options.every_stored_position = false;
     options.samples_per_slice = 0;
     EXPECT_EQ(check_kingsrow_export(*directory_, changed, build_order(3), kinds_, options).mismatches, 0U);
+}
+
+// `egdb verify`'s check for Kingsrow sets (consistency_check.hpp): what was written is consistent
+// with itself, every index of these small tables included.
+TEST_F(KingsrowExport, WrittenSetsAreConsistentWithTheirSuccessors) {
+    const auto db = egdb::Database::open(*directory_);
+    egdb::ConsistencyOptions options;
+    options.samples_per_table = 1'000'000;  // every index of every 3-piece table
+    options.threads = 2;
+    std::uint64_t tables_seen = 0;
+    options.on_table = [&](SliceId, Color, std::uint64_t, std::uint64_t) { ++tables_seen; };
+    const egdb::ConsistencyReport report = egdb::check_consistency(*db, options);
+    EXPECT_TRUE(report.ok()) << (report.messages.empty() ? "" : report.messages.front());
+    EXPECT_TRUE(report.checked_dtw);
+    EXPECT_EQ(report.tables, tables_seen);
+    EXPECT_GT(report.tables, 10U);
+    EXPECT_GT(report.positions_checked, 100000U);
+    // Database::verify (egdb_verify): the files need no published CRCs, since egdb wrote them.
+    EXPECT_EQ(db->verify({}), std::vector<std::string>{});
+}
+
+// The same files written from a solution with one DTW changed (a won position of 2010 made two
+// plies longer): the check names that position.
+TEST_F(KingsrowExport, AValueThatContradictsItsSuccessorsIsFound) {
+    const SliceId slice{2, 0, 1, 0};
+    SolutionStore changed;
+    for (SliceId s : build_order(3)) changed.add(*store_->find(s));
+    SolvedSlice edited = *store_->find(slice);
+    const SliceIndexer& indexer = slice_indexer(slice);
+    std::uint64_t index = 0;
+    while (wld_of_code(edited.dtw_codes(Color::Black)[index]) != WldValue::Win ||
+           has_capture(indexer.position_at(index), Color::Black)) {
+        ++index;
+    }
+    edited.dtw_codes(Color::Black)[index] = static_cast<DistanceCode>(edited.dtw_codes(Color::Black)[index] + 2);
+    changed.add(std::move(edited));
+    const std::filesystem::path damaged = *directory_ / "damaged";
+    write_kingsrow_databases(damaged, changed, build_order(3), kinds_);
+
+    egdb::ConsistencyOptions options;
+    options.samples_per_table = 1'000'000;
+    const egdb::ConsistencyReport report = egdb::check_consistency(*egdb::Database::open(damaged), options);
+    EXPECT_FALSE(report.ok());
+    EXPECT_GE(report.mismatches, 1U);
+    const std::string fen = to_fen(indexer.position_at(index), Color::Black);
+    EXPECT_TRUE(std::any_of(report.messages.begin(), report.messages.end(),
+                            [&](const std::string& m) { return m.rfind(fen + ": stored win dtw=", 0) == 0; }))
+        << (report.messages.empty() ? "no message" : report.messages.front());
+    EXPECT_FALSE(egdb::Database::open(damaged)->verify({}).empty());
 }
 
 }  // namespace

@@ -102,4 +102,17 @@ std::optional<IdentificationRow> identification_row_for(const std::filesystem::p
     return std::nullopt;
 }
 
+bool has_egdb_trailer(const std::filesystem::path& index_file) {
+    constexpr std::string_view kMarker = "\n#egdb ";
+    constexpr std::size_t kTrailer = 12;  // the marker, a letter, four bytes
+    std::ifstream in(index_file, std::ios::binary | std::ios::ate);
+    if (!in) return false;
+    const std::streamoff size = in.tellg();
+    if (size < static_cast<std::streamoff>(kTrailer)) return false;
+    in.seekg(size - static_cast<std::streamoff>(kTrailer));
+    char tail[kTrailer];
+    if (!in.read(tail, kTrailer)) return false;
+    return std::string_view(tail, kMarker.size()) == kMarker;
+}
+
 }  // namespace egdb::kingsrow

@@ -47,6 +47,11 @@ std::optional<Identification> identify_as_upstream(const std::filesystem::path& 
 // Rule 1, then rule 2.
 std::optional<Identification> identify(const std::filesystem::path& directory);
 
+// Whether a text index file ends with the trailer egdb's writers append to force its CRC-32
+// ("\n#egdb ", a letter and four bytes: 12.4): the set was written by egdb, so its files differ
+// from the published ones by construction. False for a missing or unreadable file.
+bool has_egdb_trailer(const std::filesystem::path& index_file);
+
 // The identification row a writer forces for a database of `type` holding up to `max_pieces`:
 // the first row of the type with the largest piece count <= max_pieces whose file exists in
 // `directory`. nullopt when there is none.

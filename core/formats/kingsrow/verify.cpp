@@ -1,5 +1,9 @@
 #include "core/formats/kingsrow/verify.hpp"
 
+#include <algorithm>
+
+#include "core/formats/kingsrow/identify.hpp"
+
 #include "core/formats/kingsrow/crc32.hpp"
 #include "core/formats/kingsrow/file_set.hpp"
 
@@ -39,6 +43,17 @@ std::string_view name_of(FileStatus status) noexcept {
         case FileStatus::Missing: return "missing";
     }
     return "?";
+}
+
+bool written_by_egdb(const std::filesystem::path& directory, DbType type, int max_pieces) {
+    const std::optional<IdentificationRow> row = identification_row_for(directory, type, max_pieces);
+    return row && has_egdb_trailer(directory / row->file);
+}
+
+bool files_pass(std::span<const FileCheck> checks, bool by_egdb) noexcept {
+    return std::all_of(checks.begin(), checks.end(), [by_egdb](const FileCheck& f) {
+        return f.status == FileStatus::Ok || (by_egdb && f.status == FileStatus::Wrong);
+    });
 }
 
 }  // namespace egdb::kingsrow

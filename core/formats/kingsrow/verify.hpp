@@ -43,4 +43,12 @@ std::vector<FileCheck> verify_files(const std::filesystem::path& directory, DbTy
 
 std::string_view name_of(FileStatus status) noexcept;  // "ok", "wrong", "missing"
 
+// Whether the files of `type` in `directory` were written by egdb: its identifying index file
+// (identification_row_for) carries egdb's trailer (12.4, identify.hpp). Such files differ from
+// the published ones by construction.
+bool written_by_egdb(const std::filesystem::path& directory, DbType type, int max_pieces);
+
+// A type's checks pass when every file is ok, or, for files written by egdb, when none is missing.
+bool files_pass(std::span<const FileCheck> checks, bool by_egdb) noexcept;
+
 }  // namespace egdb::kingsrow
