@@ -119,12 +119,24 @@ TEST_F(KingsrowExport, WrittenSetsAreConsistentWithTheirSuccessors) {
     EXPECT_GT(report.positions_checked, 100000U);
     // Database::verify (egdb_verify): the files need no published CRCs, since egdb wrote them.
     EXPECT_EQ(db->verify({}), std::vector<std::string>{});
+
+    // A set of WLD alone is checked on WLD alone.
+    KingsrowExportOptions wld_only = kinds_;
+    wld_only.mtc = wld_only.dtw = false;
+    const std::filesystem::path wld_directory = *directory_ / "wld-only";
+    write_kingsrow_databases(wld_directory, *store_, build_order(3), wld_only);
+    const egdb::ConsistencyReport wld_report = egdb::check_consistency(*egdb::Database::open(wld_directory), options);
+    EXPECT_TRUE(wld_report.ok()) << (wld_report.messages.empty() ? "" : wld_report.messages.front());
+    EXPECT_FALSE(wld_report.checked_dtw);
+    EXPECT_EQ(wld_report.positions_checked, report.positions_checked);
 }
 
-// The same files written from a solution with one DTW changed (a won position of 2010 made two
-// plies longer): the check names that position.
+// The same files written from a solution with one DTW changed (a won position of 0110 made two
+// plies longer): the check names that position. The slice is smaller than the default sample,
+// so Database::verify reads every index of it too.
 TEST_F(KingsrowExport, AValueThatContradictsItsSuccessorsIsFound) {
-    const SliceId slice{2, 0, 1, 0};
+    const SliceId slice{0, 1, 1, 0};
+    ASSERT_LT(slice_size(slice), egdb::ConsistencyOptions{}.samples_per_table);
     SolutionStore changed;
     for (SliceId s : build_order(3)) changed.add(*store_->find(s));
     SolvedSlice edited = *store_->find(slice);
