@@ -36,6 +36,7 @@ struct ConsistencyReport {
     std::uint64_t unchecked_tables = 0;
 };
 
+// Precondition: db.has_wld() (otherwise every table is reported as not checked).
 ConsistencyReport check_consistency(const Database& db, const ConsistencyOptions& options = {});
 
 }  // namespace egdb
