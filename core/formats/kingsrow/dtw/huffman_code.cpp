@@ -65,6 +65,8 @@ HuffmanDecoder::HuffmanDecoder(std::span<const HuffmanEntry> table) {
                            static_cast<std::uint32_t>(i), static_cast<std::uint8_t>(length)});
     }
 
+    for (std::size_t g = 0; g < groups_.size(); ++g) group_starts_[g] = groups_[g].first_code_left_justified;
+
     // First-level table on the top bits: exact whenever the shortest window and the longest
     // window of a prefix fall in the same length group and that length is within the prefix
     // (group_of is monotone in the window, so then every window with the prefix agrees).
@@ -80,12 +82,6 @@ HuffmanDecoder::HuffmanDecoder(std::span<const HuffmanEntry> table) {
         const Decoded d = decode_slow(low);
         if (d.length != 0) fast_table_[prefix] = d.symbol | (std::uint32_t{d.length} << 16);
     }
-}
-
-std::size_t HuffmanDecoder::group_of(std::uint32_t window) const noexcept {
-    std::size_t g = 0;
-    while (window < groups_[g].first_code_left_justified) ++g;
-    return g;
 }
 
 HuffmanDecoder::Decoded HuffmanDecoder::decode_slow(std::uint32_t window) const noexcept {

@@ -5,6 +5,7 @@
 // left-justified to 32 bits, is <= the next 32 stream bits.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -57,10 +58,20 @@ private:
 
     Decoded decode_slow(std::uint32_t window) const noexcept;
     // Index into the length groups chosen for `window` (the first group whose start is <= it).
-    std::size_t group_of(std::uint32_t window) const noexcept;
+    // Starts decrease with the group, so that is the number of starts above the window: counted
+    // over all of them without a branch (codes past the first-level table are most codes of a
+    // large DTW subslice, and a scan that stops at the group mispredicted on nearly every one).
+    std::size_t group_of(std::uint32_t window) const noexcept {
+        std::uint32_t count = 0;
+        for (const std::uint32_t start : group_starts_) count += window < start ? 1U : 0U;
+        return count;
+    }
 
+    static constexpr std::size_t kMaxGroups = 32;  // code lengths 1..32
     std::vector<std::uint16_t> symbols_;
     std::vector<LengthGroup> groups_;
+    // groups_[g].first_code_left_justified, then 0 (which no window is below) up to kMaxGroups.
+    std::array<std::uint32_t, kMaxGroups> group_starts_{};
     // Entry for every value of the top fast_bits bits: symbol | length << 16 when the prefix
     // alone decides the code, 0 otherwise (length 0 never occurs in a valid code).
     std::vector<std::uint32_t> fast_table_;
