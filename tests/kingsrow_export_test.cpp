@@ -42,6 +42,22 @@ protected:
         delete store_;
     }
 
+    // Copies the solution into `changed` with the first won position of `slice` (Black to move,
+    // no capture) made two plies longer; returns its index.
+    static std::uint64_t copy_with_a_longer_win(SliceId slice, SolutionStore& changed) {
+        for (SliceId s : build_order(3)) changed.add(*store_->find(s));
+        SolvedSlice edited = *store_->find(slice);
+        const SliceIndexer& indexer = slice_indexer(slice);
+        std::uint64_t index = 0;
+        while (wld_of_code(edited.dtw_codes(Color::Black)[index]) != WldValue::Win ||
+               has_capture(indexer.position_at(index), Color::Black)) {
+            ++index;
+        }
+        edited.dtw_codes(Color::Black)[index] = static_cast<DistanceCode>(edited.dtw_codes(Color::Black)[index] + 2);
+        changed.add(std::move(edited));
+        return index;
+    }
+
     static std::filesystem::path* directory_;
     static SolutionStore* store_;
     static KingsrowExportOptions kinds_;
@@ -73,16 +89,8 @@ TEST_F(KingsrowExport, EveryStoredAndSampledPositionReadsBack) {
 TEST_F(KingsrowExport, AChangedValueIsFoundInBothOrientations) {
     const SliceId slice{2, 0, 1, 0};
     SolutionStore changed;
-    for (SliceId s : build_order(3)) changed.add(*store_->find(s));
-    SolvedSlice edited = *store_->find(slice);
+    const std::uint64_t index = copy_with_a_longer_win(slice, changed);
     const SliceIndexer& indexer = slice_indexer(slice);
-    std::uint64_t index = 0;
-    while (wld_of_code(edited.dtw_codes(Color::Black)[index]) != WldValue::Win ||
-           has_capture(indexer.position_at(index), Color::Black)) {
-        ++index;
-    }
-    edited.dtw_codes(Color::Black)[index] = static_cast<DistanceCode>(edited.dtw_codes(Color::Black)[index] + 2);
-    changed.add(std::move(edited));
 
     ExportCheckOptions options;
     options.threads = 2;
@@ -138,16 +146,8 @@ TEST_F(KingsrowExport, AValueThatContradictsItsSuccessorsIsFound) {
     const SliceId slice{0, 1, 1, 0};
     ASSERT_LT(slice_size(slice), egdb::ConsistencyOptions{}.samples_per_table);
     SolutionStore changed;
-    for (SliceId s : build_order(3)) changed.add(*store_->find(s));
-    SolvedSlice edited = *store_->find(slice);
+    const std::uint64_t index = copy_with_a_longer_win(slice, changed);
     const SliceIndexer& indexer = slice_indexer(slice);
-    std::uint64_t index = 0;
-    while (wld_of_code(edited.dtw_codes(Color::Black)[index]) != WldValue::Win ||
-           has_capture(indexer.position_at(index), Color::Black)) {
-        ++index;
-    }
-    edited.dtw_codes(Color::Black)[index] = static_cast<DistanceCode>(edited.dtw_codes(Color::Black)[index] + 2);
-    changed.add(std::move(edited));
     const std::filesystem::path damaged = *directory_ / "damaged";
     write_kingsrow_databases(damaged, changed, build_order(3), kinds_);
 
