@@ -1,24 +1,13 @@
 #include "bench/build_table.hpp"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 
 #include "core/generate/build_driver.hpp"
+#include "core/util/peak_memory.hpp"
 
 namespace egdb::bench {
-namespace {
-
-// Peak resident set of this process in MiB (Linux reports ru_maxrss in KiB).
-double peak_memory_mib() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-}  // namespace
 
 void print_build_benchmark(std::ostream& out, const BuildBenchOptions& options) {
     char line[256];

@@ -123,7 +123,10 @@ enum { EGDB_MAX_HANDLES = 64 };
  * ------------------------------------------------------------------------------------------- */
 
 /* Opens the database in `directory` (a Kingsrow set of any type, an egdb native database, or a
- * folder with several kinds, e.g. WLD + DTW + MTC). `options`: NULL or "" or Kingsrow options
+ * folder with several kinds, e.g. WLD + DTW + MTC). `directory` may also list several folders
+ * separated by ';' ("wld_database;mtc_database;dtw_database", as a Kingsrow installation keeps
+ * them): each kind then comes from the first folder holding it (a `directory` that exists as
+ * given is never split). `options`: NULL or "" or Kingsrow options
  * such as "maxpieces=6". `cache_mb`: memory bound of the block cache. `logfile`: NULL or "" for
  * no log, else a file truncated now and appended with the driver's messages.
  * Returns a handle (>= 0), or EGDB_DRIVER_TABLE_FULL, EGDB_FOPEN_FAIL, EGDB_OPEN_FAIL. */
@@ -201,9 +204,11 @@ EGDB_API int EGDB_CALL fentoposition(const char *fen, EgdbPosition *pos, int *co
 /* "MAJOR.MINOR.PATCH" of this library. */
 EGDB_API const char *EGDB_CALL egdb_version(void);
 
-/* A description of the last error of `handle`, or, for handle -1, of the last failed call on
- * this thread that had no valid handle (open, FEN parsing, indexing). "" when there was none.
- * The string stays valid until the next call on the same handle / thread. */
+/* A description of the last failed call that this thread made on `handle`, or, for handle -1,
+ * of the last failed call on this thread that had no valid handle (open, FEN parsing, indexing).
+ * Errors are kept per thread: lookups on one handle may run on many threads, and each thread
+ * reads its own failure. "" when there was none. The string stays valid until this thread's next
+ * call of egdb_last_error. */
 EGDB_API const char *EGDB_CALL egdb_last_error(int handle);
 
 /* Type (EGDB_* type constant of its WLD data, else of its distance data) and piece limit. */

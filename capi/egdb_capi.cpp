@@ -19,15 +19,15 @@
 #include <vector>
 
 #include "core/formats/kingsrow/result.hpp"
-#include "core/formats/native/solved_slice_io.hpp"
-#include "core/formats/native/verify_database.hpp"
-#include "core/generate/build_driver.hpp"
-#include "core/generate/solution_store.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
 #include "core/notation/pdn_move.hpp"
 #include "core/probe/database.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/error.hpp"
+#include "core/workflow/build.hpp"
+#include "core/workflow/probe_report.hpp"
+#include "core/workflow/verify.hpp"
 
 namespace {
 
@@ -59,22 +59,38 @@ std::filesystem::path utf8_path(const char* text) {
 Position to_cpp(const EgdbPosition& p) noexcept { return {p.black, p.white, p.king}; }
 EgdbPosition to_c(const Position& p) noexcept { return {p.black, p.white, p.king}; }
 
-// Message of the last failed call on this thread that had no valid handle.
-thread_local std::string t_last_error;
+// The messages of this thread's failed calls: egdb_last_error(-1) reads the last call without a
+// valid handle, egdb_last_error(h) the last call on handle h made by this thread. Per thread, not
+// per handle, because lookups on one handle may run on many threads at once and each must read
+// its own failure, not another thread's.
+struct ThreadErrors {
+    std::string without_handle;
+    std::vector<std::pair<int, std::string>> by_handle;  // few handles per thread; never reused
+
+    std::string* slot(int handle) {
+        for (auto& [h, message] : by_handle) {
+            if (h == handle) return &message;
+        }
+        return nullptr;
+    }
+    void set(int handle, std::string message) {
+        if (std::string* s = slot(handle)) {
+            *s = std::move(message);
+            return;
+        }
+        by_handle.emplace_back(handle, std::move(message));
+    }
+};
+thread_local ThreadErrors t_errors;
 // What egdb_last_error returned last on this thread (the pointer stays valid until the next call).
 thread_local std::string t_returned_error;
 
 // One open database and what belongs to it.
 struct HandleEntry {
+    int handle = -1;
     std::unique_ptr<Database> db;
     std::filesystem::path logfile;
-    std::mutex error_mutex;
-    std::string last_error;
 
-    void set_error(std::string message) {
-        std::lock_guard lock(error_mutex);
-        last_error = std::move(message);
-    }
     void log(const std::string& message) const {
         if (logfile.empty()) return;
         std::ofstream(logfile, std::ios::app) << message;
@@ -92,33 +108,68 @@ HandleTable& handles() {
 }
 
 int fail(int code, std::string message) {
-    t_last_error = std::move(message);
+    t_errors.without_handle = std::move(message);
     return code;
 }
 
-int fail(HandleEntry& entry, int code, std::string message) {
-    entry.set_error(std::move(message));
+int fail(const HandleEntry& entry, int code, std::string message) {
+    t_errors.set(entry.handle, std::move(message));
     return code;
+}
+
+// The C code of each kind of error (core/util/error.hpp): the one place where they are mapped.
+int code_of(egdb::ErrorKind kind) noexcept {
+    using egdb::ErrorKind;
+    switch (kind) {
+        case ErrorKind::InvalidArgument: return EGDB_BAD_ARGUMENT;
+        case ErrorKind::InvalidNotation: return EGDB_FEN_ERROR;
+        case ErrorKind::NoDatabase: return EGDB_OPEN_FAIL;
+        case ErrorKind::LookupNotPossible: return EGDB_LOOKUP_NOT_POSSIBLE;
+        case ErrorKind::Cancelled: return EGDB_CANCELLED;
+        case ErrorKind::CorruptData:
+        case ErrorKind::Io:
+        case ErrorKind::Unsupported:
+        case ErrorKind::Internal: return EGDB_INTERNAL_ERROR;
+    }
+    return EGDB_INTERNAL_ERROR;
+}
+
+std::string message_of(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return "out of memory";
+    return e.what();
 }
 
 bool valid_color(int color) noexcept { return color == EGDB_BLACK || color == EGDB_WHITE; }
 
-// Runs `body(entry)` for a valid handle, converting exceptions into codes.
+// Runs `body(entry)` for a valid handle, converting exceptions into codes. A FEN error is also
+// the message of egdb_last_error(-1), as for the FEN functions without a handle.
 template <class Body>
 int with_handle(int handle, Body&& body) {
     const HandleTable::Ref entry = handles().find(handle);
     if (!entry) return fail(EGDB_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open");
     try {
         return body(*entry);
-    } catch (const egdb::LookupNotPossible& e) {
-        return fail(*entry, EGDB_LOOKUP_NOT_POSSIBLE, e.what());
-    } catch (const egdb::FenError& e) {
-        t_last_error = e.what();
-        return fail(*entry, EGDB_FEN_ERROR, e.what());
-    } catch (const std::bad_alloc&) {
-        return fail(*entry, EGDB_INTERNAL_ERROR, "out of memory");
     } catch (const std::exception& e) {
-        return fail(*entry, EGDB_INTERNAL_ERROR, e.what());
+        const egdb::ErrorKind kind = egdb::kind_of(e);
+        if (kind == egdb::ErrorKind::InvalidNotation) t_errors.without_handle = e.what();
+        return fail(*entry, code_of(kind), message_of(e));
+    } catch (...) {
+        return fail(*entry, EGDB_INTERNAL_ERROR, "unknown exception");
+    }
+}
+
+// Runs `body()` for a call without a handle, converting exceptions into codes; `open_code`
+// replaces the code of a failure to find or open a database (egdb_open: EGDB_OPEN_FAIL,
+// egdb_identify: EGDB_IDENTIFY_FAIL).
+template <class Body>
+int without_handle(Body&& body, int open_code = EGDB_OPEN_FAIL) {
+    try {
+        return body();
+    } catch (const std::exception& e) {
+        const egdb::ErrorKind kind = egdb::kind_of(e);
+        return fail(kind == egdb::ErrorKind::NoDatabase ? open_code : code_of(kind), message_of(e));
+    } catch (...) {
+        return fail(EGDB_INTERNAL_ERROR, "unknown exception");
     }
 }
 
@@ -129,16 +180,6 @@ int wld_code(egdb::WldValue v) noexcept {
 egdb::FenPosition parse_fen_or_throw(const char* fen) {
     if (fen == nullptr) throw egdb::FenError("FEN is NULL", "", 0);
     return egdb::parse_fen(fen);
-}
-
-// PDN of move `m` in (pos, side), with the full path where two moves share from and to.
-std::string pdn_of(const Position& pos, Color side, const egdb::Move& m) {
-    egdb::MoveListWithPaths list;
-    egdb::generate_moves(pos, side, list);
-    for (int i = 0; i < list.size(); ++i) {
-        if (list[i] == m) return egdb::move_to_pdn(pos, side, list, i);
-    }
-    return {};
 }
 
 void copy_string(const std::string& s, char* out, std::size_t capacity) {
@@ -159,10 +200,11 @@ EGDB_API const char* EGDB_CALL egdb_version(void) { return kVersion; }
 
 EGDB_API const char* EGDB_CALL egdb_last_error(int handle) {
     if (handle == -1) {
-        t_returned_error = t_last_error;
-    } else if (const auto entry = handles().find(handle)) {
-        std::lock_guard lock(entry->error_mutex);
-        t_returned_error = entry->last_error;
+        t_returned_error = t_errors.without_handle;
+    } else if (const std::string* message = t_errors.slot(handle)) {
+        t_returned_error = *message;
+    } else if (handles().find(handle)) {
+        t_returned_error.clear();
     } else {
         t_returned_error = "handle " + std::to_string(handle) + " is not open";
     }
@@ -170,7 +212,7 @@ EGDB_API const char* EGDB_CALL egdb_last_error(int handle) {
 }
 
 EGDB_API int EGDB_CALL egdb_open(const char* options, int cache_mb, const char* directory, const char* logfile) {
-    try {
+    return without_handle([&]() -> int {
         if (directory == nullptr) return fail(EGDB_OPEN_FAIL, "directory is NULL");
         auto entry = std::make_unique<HandleEntry>();
         if (logfile != nullptr && *logfile != '\0') {
@@ -182,15 +224,18 @@ EGDB_API int EGDB_CALL egdb_open(const char* options, int cache_mb, const char* 
         o.kingsrow_options = options != nullptr ? options : "";
         o.cache_mb = static_cast<std::size_t>(std::max(cache_mb, 1));
         o.messages = [raw = entry.get()](const std::string& m) { raw->log(m); };
-        entry->db = Database::open(utf8_path(directory), o);
+        // A list of directories ("wld;mtc;dtw") opens as one database (Database::open).
+        std::vector<std::filesystem::path> directories;
+        for (const std::filesystem::path& d : egdb::split_directory_list(directory)) directories.push_back(utf8_path(d.string().c_str()));
+        entry->db = Database::open(directories, o);
         entry->log(std::string("opened ") + to_string(entry->db->type()) + ", " +
                    std::to_string(entry->db->max_pieces()) + " pieces, in " + directory + "\n");
+        HandleEntry* raw = entry.get();
         const int handle = handles().insert(std::move(entry));
         if (handle < 0) return fail(EGDB_DRIVER_TABLE_FULL, "too many databases open (at most " + std::to_string(EGDB_MAX_HANDLES) + ")");
+        raw->handle = handle;
         return handle;
-    } catch (const std::exception& e) {
-        return fail(EGDB_OPEN_FAIL, e.what());
-    }
+    });
 }
 
 EGDB_API int EGDB_CALL egdb_close(int handle) {
@@ -208,14 +253,14 @@ EGDB_API int EGDB_CALL egdb_identify(const char* directory, int* egdb_type, int*
     if (directory == nullptr || egdb_type == nullptr || max_pieces == nullptr) {
         return fail(EGDB_NULL_ARGUMENT, "NULL argument to egdb_identify");
     }
-    try {
-        const auto db = Database::open(utf8_path(directory));
-        *egdb_type = static_cast<int>(db->type());
-        *max_pieces = db->max_pieces();
-        return 0;
-    } catch (const std::exception& e) {
-        return fail(EGDB_IDENTIFY_FAIL, e.what());
-    }
+    return without_handle(
+        [&]() -> int {
+            const auto db = Database::open(utf8_path(directory));
+            *egdb_type = static_cast<int>(db->type());
+            *max_pieces = db->max_pieces();
+            return 0;
+        },
+        EGDB_IDENTIFY_FAIL);
 }
 
 EGDB_API int EGDB_CALL egdb_type(int handle) {
@@ -319,7 +364,7 @@ EGDB_API int EGDB_CALL egdb_lookup_distance(int handle_wld, int handle_dist, con
         const int n = std::min<int>(static_cast<int>(list.size()), EGDB_MAXMOVES);
         for (int i = 0; i < n; ++i) {
             const auto& md = list[static_cast<std::size_t>(i)];
-            std::string s = pdn_of(fp.position, fp.side_to_move, md.move);
+            std::string s = egdb::move_to_pdn(fp.position, fp.side_to_move, md.move);
             if (s.size() >= EGDB_MAXMOVELEN) {
                 s = std::to_string(egdb::bb_to_square(md.move.from)) + "x" + std::to_string(egdb::bb_to_square(md.move.to));
             }
@@ -435,16 +480,12 @@ EGDB_API int EGDB_CALL egdb_probe(int handle, const EgdbPosition* pos, int color
         if (!valid_color(color)) return fail(e, EGDB_BAD_ARGUMENT, "color must be 0 (black) or 1 (white)");
         const Position p = to_cpp(*pos);
         if (!egdb::is_well_formed(p)) return fail(e, EGDB_BAD_ARGUMENT, "the position is not well formed");
-        const Color side = static_cast<Color>(color);
+        const egdb::workflow::ProbeReport report = egdb::workflow::probe_position(*e.db, p, static_cast<Color>(color));
         EgdbProbe r{};
-        r.wld = wld_code(e.db->wld(p, side));
-        r.dtw = r.mtc = -1;
-        if (r.wld != EGDB_DRAW) {
-            if (e.db->has_dtw()) r.dtw = e.db->dtw(p, side).value_or(-1);
-            if (e.db->has_mtc()) r.mtc = e.db->mtc(p, side).value_or(-1);
-        }
-        const auto ranked = e.db->best_moves(p, side);
-        if (!ranked.empty()) copy_string(pdn_of(p, side, ranked.front().move), r.best, sizeof r.best);
+        r.wld = wld_code(report.wld);
+        r.dtw = report.dtw.value_or(-1);
+        r.mtc = report.mtc.value_or(-1);
+        if (report.best) copy_string(*report.best, r.best, sizeof r.best);
         *out = r;
         return 0;
     });
@@ -471,7 +512,7 @@ EGDB_API int EGDB_CALL egdb_best_moves(int handle, const char* fen, int kind, Eg
         for (int i = 0; i < n; ++i) {
             const egdb::RankedMove& r = ranked[static_cast<std::size_t>(i)];
             EgdbMoveDistance& o = out[i];
-            copy_string(pdn_of(fp.position, fp.side_to_move, r.move), o.move, sizeof o.move);
+            copy_string(egdb::move_to_pdn(fp.position, fp.side_to_move, r.move), o.move, sizeof o.move);
             o.wld = wld_code(egdb::negated(r.successor.wld));
             const bool conversion = r.move.is_capture() || (fp.position.king & r.move.from) == 0;
             if (r.successor.wld == egdb::WldValue::Draw) {
@@ -497,13 +538,9 @@ EGDB_API int EGDB_CALL egdb_pv(int handle, const char* fen, char* out, int size)
             return fail(e, EGDB_LOOKUP_NOT_POSSIBLE, "the position is a draw");
         }
         std::string text;
-        Position p = fp.position;
-        Color side = fp.side_to_move;
-        for (const egdb::Move& m : e.db->principal_variation(fp.position, fp.side_to_move, egdb::DistanceKind::Dtw)) {
+        for (const std::string& m : egdb::workflow::principal_variation_pdn(*e.db, fp.position, fp.side_to_move)) {
             if (!text.empty()) text += ' ';
-            text += pdn_of(p, side, m);
-            p = egdb::apply_move(p, side, m);
-            side = egdb::opposite(side);
+            text += m;
         }
         if (static_cast<int>(text.size()) >= size) return fail(e, EGDB_BUFFER_TOO_SMALL, "buffer too small for the variation");
         copy_string(text, out, static_cast<std::size_t>(size));
@@ -522,87 +559,41 @@ EGDB_API int EGDB_CALL egdb_stats(int handle, EgdbStats* out) {
 
 EGDB_API int EGDB_CALL egdb_verify(int handle, egdb_progress_fn progress, void* user) {
     return with_handle(handle, [&](HandleEntry& e) -> int {
-        bool cancelled = false;
-        const unsigned hw = std::thread::hardware_concurrency();
-        const auto problems = e.db->verify(
-            [&](const std::string& what, std::int64_t done, std::int64_t total) {
-                if (progress != nullptr && progress(user, what.c_str(), done, total) != 0) cancelled = true;
-                return !cancelled;
-            },
-            hw == 0 ? 1 : static_cast<int>(hw));
-        if (cancelled) return fail(e, EGDB_CANCELLED, "verification cancelled");
+        egdb::workflow::VerifyRequest request;
+        request.on_item = [&](const egdb::workflow::VerifyItem& item) {
+            return progress == nullptr || progress(user, item.label.c_str(), item.done, item.total) == 0;
+        };
+        const std::vector<std::string> problems = egdb::workflow::verify_database(*e.db, request).problems();
         std::string text;
         for (std::size_t i = 0; i < problems.size() && i < 20; ++i) text += problems[i] + "\n";
-        e.set_error(text);
+        t_errors.set(e.handle, text);
         return static_cast<int>(problems.size());
     });
 }
 
 EGDB_API int EGDB_CALL egdb_build(const char* directory, int pieces, int threads, const char* kinds, int verify,
                                   egdb_progress_fn progress, void* user) {
-    try {
+    return without_handle([&]() -> int {
         if (directory == nullptr) return fail(EGDB_NULL_ARGUMENT, "directory is NULL");
-        if (pieces < 2 || pieces > 2 * egdb::kMaxPiecesPerSide) return fail(EGDB_BAD_ARGUMENT, "pieces must be 2..10");
-        const std::filesystem::path dir = utf8_path(directory);
-        egdb::native::SolvedWriteOptions write;
-        if (kinds != nullptr && *kinds != '\0') {
-            const std::string k = kinds;
-            write.kinds = {k.find("wld") != std::string::npos, k.find("dtw") != std::string::npos,
-                           k.find("mtc") != std::string::npos};
-            if (!write.kinds.wld) return fail(EGDB_BAD_ARGUMENT, "kinds must include wld");
-        }
-        const unsigned hw = std::thread::hardware_concurrency();
-        write.threads = threads > 0 ? threads : (hw == 0 ? 1 : static_cast<int>(hw));
-        std::filesystem::create_directories(dir);
-        egdb::SolutionStore store;
-        const auto order = egdb::build_order(pieces);
-        std::int64_t total = 0;
-        for (const auto s : order) total += static_cast<std::int64_t>(egdb::slice_size(s));
-        std::int64_t done = 0;
-        for (const auto s : order) {  // resume from finished files
-            const auto path = dir / egdb::native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
-            if (!std::filesystem::exists(path)) continue;
-            try {
-                const egdb::native::SliceFileReader file(path);
-                if (egdb::native::can_restore(file)) {
-                    store.add(egdb::native::restore_solved_slice(file, store, write.threads));
-                    done += static_cast<std::int64_t>(egdb::slice_size(s));
-                }
-            } catch (const std::exception&) {
-                // A damaged file is solved and written again.
-            }
-        }
-        bool cancelled = false;
-        egdb::BuildOptions options;
-        options.threads = write.threads;
-        options.on_slice_done = [&](const egdb::SliceProgress& p) {
-            egdb::native::write_solved_slice(dir, *p.solved, write);
-            done += static_cast<std::int64_t>(p.positions);
-            if (progress != nullptr && progress(user, p.slice.to_string().c_str(), done, total) != 0) {
-                cancelled = true;
-                throw std::runtime_error("cancelled");
-            }
+        egdb::workflow::BuildRequest request;
+        request.out = utf8_path(directory);
+        request.pieces = pieces;
+        request.threads = std::max(threads, 0);
+        if (kinds != nullptr && *kinds != '\0') request.kinds = egdb::workflow::parse_value_kinds(kinds);
+        request.verify = verify != 0;
+        egdb::workflow::BuildObserver observer;
+        observer.on_item = [&](const egdb::workflow::BuildItem& item) {
+            if (progress == nullptr || item.stage == egdb::workflow::BuildStage::Verify) return true;
+            return progress(user, item.label.c_str(), static_cast<int64_t>(item.stage_done),
+                            static_cast<int64_t>(item.stage_total)) == 0;
         };
-        try {
-            egdb::solve_slices(pieces, store, options);
-        } catch (const std::runtime_error&) {
-            if (cancelled) return fail(EGDB_CANCELLED, "build cancelled; run it again to resume");
-            throw;
-        }
-        store = egdb::SolutionStore{};  // the solutions are on disk: free them before verification reads the files
-        if (verify != 0) {
-            egdb::native::VerifyOptions vo;
-            vo.threads = write.threads;
-            const auto report = egdb::native::verify_native_database(dir, vo);
-            if (!report.ok()) {
-                return fail(EGDB_INTERNAL_ERROR,
-                            "verification failed: " + (report.messages.empty() ? std::string("?") : report.messages.front()));
-            }
+        const egdb::workflow::BuildReport report = egdb::workflow::build_database(request, observer);
+        if (!report.ok()) {
+            const std::vector<std::string> problems = report.verify ? report.verify->problems() : std::vector<std::string>{};
+            return fail(EGDB_INTERNAL_ERROR, "verification failed: " + (problems.empty() ? std::string("?") : problems.front()));
         }
         return 0;
-    } catch (const std::exception& e) {
-        return fail(EGDB_INTERNAL_ERROR, e.what());
-    }
+    });
 }
 
 }  // extern "C"

@@ -10,6 +10,21 @@ UsageError line_error(std::size_t line_number, std::string_view token, std::stri
     return UsageError(text);
 }
 
+int exit_code_of(ErrorKind kind) noexcept {
+    switch (kind) {
+        case ErrorKind::InvalidArgument:
+        case ErrorKind::InvalidNotation:
+        case ErrorKind::NoDatabase:
+        case ErrorKind::LookupNotPossible: return kExitBadInput;
+        case ErrorKind::CorruptData:
+        case ErrorKind::Io:
+        case ErrorKind::Unsupported:
+        case ErrorKind::Cancelled:
+        case ErrorKind::Internal: return kExitFailure;
+    }
+    return kExitFailure;
+}
+
 bool wants_help(Args args) {
     for (std::string_view a : args) {
         if (a == "--help" || a == "-h") return true;

@@ -13,6 +13,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/error.hpp"
+
+namespace egdb::workflow {
+struct VerifyResult;
+}
+
 namespace egdb::cli {
 
 inline constexpr int kExitOk = 0;
@@ -20,10 +26,15 @@ inline constexpr int kExitFailure = 1;
 inline constexpr int kExitBadInput = 2;
 
 // Bad input or usage; reported as "egdb <command>: <message>" with exit code 2.
-class UsageError : public std::runtime_error {
+class UsageError : public ErrorOf<std::runtime_error, ErrorKind::InvalidArgument> {
 public:
-    using std::runtime_error::runtime_error;
+    using ErrorOf::ErrorOf;
 };
+
+// The exit code of a failure of `kind`: the one place where the CLI maps errors. Bad input
+// (arguments, notation, a path without a database, a position the database cannot answer) is 2;
+// a failure of the work itself (corrupt or unreadable files, missing tables, internal errors) 1.
+int exit_code_of(ErrorKind kind) noexcept;
 
 // Bad input on a numbered line of standard input.
 UsageError line_error(std::size_t line_number, std::string_view token, std::string_view message);
@@ -32,6 +43,9 @@ using Args = std::span<const std::string_view>;
 
 bool wants_help(Args args);
 std::int64_t parse_integer(std::string_view token, std::string_view what, std::int64_t min, std::int64_t max);
+
+// The lines `egdb verify` prints for a finished verification (also the end of `egdb build`).
+void print_verify_result(const workflow::VerifyResult& result);
 
 int run_perft(Args args);
 int run_moves(Args args);

@@ -20,7 +20,7 @@ constexpr std::string_view kUsage =
     "  verify DIR                              check a database: checksums, one-ply consistency\n"
     "  probe --db DIR FEN...|-                 values, distances and best moves of positions\n"
     "  info --db DIR                           slices, sizes, bits per position\n"
-    "  bench index|perft                       speed tables\n"
+    "  bench index|perft|build|probe           speed tables\n"
     "\n"
     "'egdb <command> --help' describes a command. Exit codes: 0 ok, 1 failure, 2 bad input.\n";
 
@@ -47,11 +47,8 @@ int main(int argc, char** argv) {
         if (command == "info") return run_info(rest);
         std::cerr << "egdb: unknown command \"" << command << "\"\n" << kUsage;
         return kExitBadInput;
-    } catch (const UsageError& e) {
-        std::cerr << "egdb " << command << ": " << e.what() << '\n';
-        return kExitBadInput;
     } catch (const std::exception& e) {
         std::cerr << "egdb " << command << ": " << e.what() << '\n';
-        return kExitFailure;
+        return exit_code_of(egdb::kind_of(e));
     }
 }

@@ -1,5 +1,7 @@
-// `egdb probe` and `egdb info` on a native database directory.
+// `egdb probe` and `egdb info` on a native or Kingsrow database (core/workflow/probe_report.hpp,
+// core/workflow/info.hpp); this file only reads arguments and formats results.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -7,12 +9,10 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "core/formats/native/native_database.hpp"
-#include "core/probe/database.hpp"
 #include "core/notation/fen.hpp"
-#include "core/notation/pdn_move.hpp"
-#include "core/probe/ranked_moves.hpp"
-#include "core/rules/movegen.hpp"
+#include "core/probe/database.hpp"
+#include "core/workflow/info.hpp"
+#include "core/workflow/probe_report.hpp"
 
 namespace egdb::cli {
 namespace {
@@ -29,47 +29,10 @@ constexpr const char* kProbeHelp =
     "--pv adds the principal variation (best moves to the end of the game, by DTW): pv=<moves>,\n"
     "or \"pv\": [...] in JSON.\n";
 
-const char* wld_name(WldValue v) { return v == WldValue::Win ? "win" : v == WldValue::Loss ? "loss" : "draw"; }
-
 struct ProbeLine {
     std::string fen;
-    std::string wld;
-    std::optional<int> dtw, mtc;
-    std::optional<std::string> best;
-    std::vector<std::string> pv;
+    workflow::ProbeReport report;
 };
-
-std::string pdn_of(const Position& pos, Color side, const Move& m) {
-    MoveListWithPaths list;
-    generate_moves(pos, side, list);
-    for (int i = 0; i < list.size(); ++i) {
-        if (list[i] == m) return move_to_pdn(pos, side, list, i);
-    }
-    return {};
-}
-
-ProbeLine probe_one(const Database& db, const FenPosition& fp, bool want_pv) {
-    ProbeLine line;
-    line.fen = to_fen(fp.position, fp.side_to_move);
-    const WldValue wld = db.wld(fp.position, fp.side_to_move);
-    line.wld = wld_name(wld);
-    if (wld != WldValue::Draw) {
-        if (db.has_dtw()) line.dtw = db.dtw(fp.position, fp.side_to_move);
-        if (db.has_mtc()) line.mtc = db.mtc(fp.position, fp.side_to_move);
-    }
-    const auto ranked = db.best_moves(fp.position, fp.side_to_move);
-    if (!ranked.empty()) line.best = pdn_of(fp.position, fp.side_to_move, ranked.front().move);
-    if (want_pv && db.has_dtw() && wld != WldValue::Draw) {
-        Position p = fp.position;
-        Color side = fp.side_to_move;
-        for (const Move& m : db.principal_variation(fp.position, fp.side_to_move, DistanceKind::Dtw)) {
-            line.pv.push_back(pdn_of(p, side, m));
-            p = apply_move(p, side, m);
-            side = opposite(side);
-        }
-    }
-    return line;
-}
 
 std::string json_string(const std::string& s) {
     std::string out = "\"";
@@ -80,7 +43,15 @@ std::string json_string(const std::string& s) {
     return out + "\"";
 }
 
-std::string format_line(const ProbeLine& l, bool json, bool want_pv) {
+std::string format_line(const ProbeLine& line, bool json, bool want_pv) {
+    struct {
+        const std::string& fen;
+        std::string wld;
+        const std::optional<int>& dtw;
+        const std::optional<int>& mtc;
+        const std::optional<std::string>& best;
+        const std::vector<std::string>& pv;
+    } l{line.fen, workflow::wld_word(line.report.wld), line.report.dtw, line.report.mtc, line.report.best, line.report.pv};
     std::ostringstream o;
     if (json) {
         o << "{\"fen\": " << json_string(l.fen) << ", \"wld\": \"" << l.wld << "\", \"dtw\": "
@@ -147,18 +118,16 @@ int run_probe(Args args) {
             throw UsageError(where + ": " + e.what());
         }
     }
-    std::unique_ptr<Database> db;
-    try {
-        DatabaseOptions options;
-        options.cache_mb = cache_mb;
-        db = Database::open(dir, options);
-    } catch (const DatabaseError& e) {
-        throw std::runtime_error(e.what());
-    }
+    DatabaseOptions options;
+    options.cache_mb = cache_mb;
+    const std::unique_ptr<Database> db = Database::open(split_directory_list(dir.string()), options);
     std::string out;
     for (std::size_t i = 0; i < positions.size(); ++i) {
         try {
-            out += format_line(probe_one(*db, positions[i], want_pv), json, want_pv);
+            const FenPosition& fp = positions[i];
+            const ProbeLine line{to_fen(fp.position, fp.side_to_move),
+                                 workflow::probe_position(*db, fp.position, fp.side_to_move, want_pv)};
+            out += format_line(line, json, want_pv);
         } catch (const LookupNotPossible& e) {
             throw UsageError(inputs[i].first + ": " + e.what());
         }
@@ -179,72 +148,37 @@ int run_info(Args args) {
         return kExitOk;
     }
     if (args.size() != 2 || args[0] != "--db") throw UsageError(std::string("expected --db DIR\n") + kHelp);
-    const std::filesystem::path dir{std::string(args[1])};
-    bool native_dir = false;
-    if (std::filesystem::is_directory(dir)) {
-        for (const auto& e : std::filesystem::directory_iterator(dir)) {
-            const std::string n = e.path().filename().string();
-            native_dir = native_dir || (n.starts_with("slice-") && n.ends_with(".egdb"));
-        }
-    }
-    if (!native_dir) {
+    const workflow::DatabaseInfo info = workflow::describe_database(std::string(args[1]));
+    if (info.type != DatabaseType::Native) {
         // A Kingsrow set: what it holds and its size per stored position (both sides to move).
-        std::unique_ptr<Database> db;
-        try {
-            db = Database::open(dir);
-        } catch (const DatabaseError& e) {
-            throw UsageError(e.what());
+        std::printf("%s: Kingsrow database, %s, up to %d pieces; WLD %s, MTC %s, DTW %s\n", info.directory.string().c_str(),
+                    to_string(info.type), info.max_pieces, info.has_wld ? "yes" : "no", info.has_mtc ? "yes" : "no",
+                    info.has_dtw ? "yes" : "no");
+        for (const workflow::FileInfo& f : info.files) {
+            std::printf("%-24s %12llu bytes\n", f.name.c_str(), static_cast<unsigned long long>(f.bytes));
         }
-        std::uint64_t positions = 0;
-        for (SliceId s : all_slices(db->max_pieces())) {
-            if (is_canonical(s)) positions += slice_size(s) * (is_color_symmetric(s) ? 1 : 2);
-        }
-        std::printf("%s: Kingsrow database, %s, up to %d pieces; WLD %s, MTC %s, DTW %s\n", dir.string().c_str(),
-                    to_string(db->type()), db->max_pieces(), db->has_wld() ? "yes" : "no", db->has_mtc() ? "yes" : "no",
-                    db->has_dtw() ? "yes" : "no");
-        std::uint64_t total = 0;
-        std::vector<std::filesystem::path> files;
-        for (const auto& e : std::filesystem::directory_iterator(dir)) {
-            if (e.is_regular_file()) files.push_back(e.path());
-        }
-        std::sort(files.begin(), files.end());
-        for (const auto& f : files) {
-            const auto bytes = std::filesystem::file_size(f);
-            total += bytes;
-            std::printf("%-24s %12llu bytes\n", f.filename().string().c_str(), static_cast<unsigned long long>(bytes));
-        }
-        std::printf("total %llu bytes, %.4f bits per stored position\n", static_cast<unsigned long long>(total),
-                    8.0 * static_cast<double>(total) / static_cast<double>(positions));
+        std::printf("total %llu bytes, %.4f bits per stored position\n", static_cast<unsigned long long>(info.total_bytes),
+                    info.bits_per_position(info.total_bytes));
         return kExitOk;
     }
-    const native::NativeDatabase db{dir};
-    std::printf("%s: native egdb database, complete up to %d pieces\n", db.directory().string().c_str(),
-                db.max_pieces());
+    std::printf("%s: native egdb database, complete up to %d pieces\n", info.directory.string().c_str(), info.max_pieces);
     std::printf("%-6s %16s %12s %9s %9s %9s %8s %8s\n", "slice", "positions", "file bytes", "wld b/p", "dtw b/p",
                 "mtc b/p", "max dtw", "max mtc");
-    std::uint64_t total_positions = 0, total_bytes = 0;
-    std::uint64_t kind_bytes[3] = {0, 0, 0};
-    for (const native::SliceFileReader* f : db.files()) {
-        std::uint64_t bytes[3] = {0, 0, 0};
-        std::uint32_t max_value[3] = {0, 0, 0};
-        for (const native::SectionDescriptor& d : f->sections()) {
-            bytes[static_cast<int>(d.kind)] += d.pages_bytes;
-            max_value[static_cast<int>(d.kind)] = std::max(max_value[static_cast<int>(d.kind)], d.max_value);
-        }
+    std::uint64_t total_positions = 0;
+    std::array<std::uint64_t, 3> kind_bytes{};
+    for (const workflow::SliceInfo& s : info.slices) {
         // Bits per position over both sides to move (a symmetric slice stores one side for both).
-        const double both_sides = 2.0 * static_cast<double>(f->positions());
-        std::printf("%-6s %16llu %12llu %9.4f %9.4f %9.4f %8u %8u\n", f->slice().to_string().c_str(),
-                    static_cast<unsigned long long>(f->positions()), static_cast<unsigned long long>(f->file_size()),
-                    8.0 * static_cast<double>(bytes[0]) / both_sides, 8.0 * static_cast<double>(bytes[1]) / both_sides,
-                    8.0 * static_cast<double>(bytes[2]) / both_sides, max_value[1], max_value[2]);
-        total_positions += f->positions();
-        total_bytes += f->file_size();
-        for (int k = 0; k < 3; ++k) kind_bytes[k] += bytes[k];
+        const double both_sides = 2.0 * static_cast<double>(s.positions);
+        std::printf("%-6s %16llu %12llu %9.4f %9.4f %9.4f %8u %8u\n", s.slice.to_string().c_str(),
+                    static_cast<unsigned long long>(s.positions), static_cast<unsigned long long>(s.file_bytes),
+                    8.0 * static_cast<double>(s.kind_bytes[0]) / both_sides, 8.0 * static_cast<double>(s.kind_bytes[1]) / both_sides,
+                    8.0 * static_cast<double>(s.kind_bytes[2]) / both_sides, s.max_dtw, s.max_mtc);
+        total_positions += s.positions;
+        for (std::size_t k = 0; k < 3; ++k) kind_bytes[k] += s.kind_bytes[k];
     }
-    const double both = 2.0 * static_cast<double>(total_positions);
     std::printf("%-6s %16llu %12llu %9.4f %9.4f %9.4f\n", "total", static_cast<unsigned long long>(total_positions),
-                static_cast<unsigned long long>(total_bytes), 8.0 * static_cast<double>(kind_bytes[0]) / both,
-                8.0 * static_cast<double>(kind_bytes[1]) / both, 8.0 * static_cast<double>(kind_bytes[2]) / both);
+                static_cast<unsigned long long>(info.total_bytes), info.bits_per_position(kind_bytes[0]),
+                info.bits_per_position(kind_bytes[1]), info.bits_per_position(kind_bytes[2]));
     return kExitOk;
 }
 

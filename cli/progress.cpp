@@ -1,16 +1,11 @@
 #include "cli/progress.hpp"
 
 #include <cstdio>
-#include <sys/resource.h>
 #include <unistd.h>
 
-namespace egdb::cli {
+#include "core/util/peak_memory.hpp"
 
-double peak_memory_mib() {
-    struct rusage usage {};
-    ::getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
+namespace egdb::cli {
 
 Progress::Progress(std::string what, std::uint64_t total_work)
     : what_(std::move(what)), total_(total_work), terminal_(::isatty(STDERR_FILENO) != 0),

@@ -24,7 +24,4 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
-// Peak resident memory of this process so far, in MiB.
-double peak_memory_mib();
-
 }  // namespace egdb::cli

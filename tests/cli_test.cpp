@@ -9,7 +9,7 @@
 #include <string>
 #include <sys/wait.h>
 
-#include "core/formats/kingsrow/identify.hpp"
+#include "core/formats/kingsrow/directory/identify.hpp"
 #include "tests/shared_dir.hpp"
 
 namespace egdb {

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "core/formats/kingsrow/block_checkpoints.hpp"
+#include "core/formats/kingsrow/text_index/block_checkpoints.hpp"
 
 namespace egdb::kingsrow {
 namespace {

@@ -13,8 +13,8 @@
 #include "core/formats/kingsrow/dtw/huffman_code.hpp"
 #include "core/formats/kingsrow/dtw/miniblock_bits.hpp"
 #include "core/formats/kingsrow/dtw/repair_grammar.hpp"
-#include "core/formats/kingsrow/crc32.hpp"
-#include "core/formats/kingsrow/identify.hpp"
+#include "core/formats/kingsrow/directory/crc32.hpp"
+#include "core/formats/kingsrow/directory/identify.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/rules/movegen.hpp"
 #include "tests/kingsrow_dtw_fixture.hpp"
@@ -239,7 +239,7 @@ TEST(KingsrowDtwIndex, StructuralErrorsNameTheFileAndRecord) {
     const auto message = [](std::vector<std::byte> bytes) {
         try {
             parse_dtw_index(bytes, "db2.idx_dtw");
-        } catch (const DtwFormatError& e) {
+        } catch (const CorruptDataError& e) {
             return std::string(e.what());
         }
         return std::string("no error");
@@ -410,14 +410,14 @@ TEST_F(KingsrowDtwDatabase, TruncatedFilesAreRejectedAtOpen) {
             const DtwDatabase db(dir);
             // A cut on a record boundary is a shorter valid index: the lost tables are absent.
             EXPECT_EQ(db.lookup(slice_indexer({0, 2, 0, 1}).position_at(0), Color::Black), kDtwSubdbUnavailable);
-        } catch (const DtwFormatError& e) {
+        } catch (const CorruptDataError& e) {
             EXPECT_NE(std::string(e.what()).find("db3.idx_dtw: record"), std::string::npos) << e.what();
         }
     }
     std::filesystem::remove_all(dir);
 }
 
-// Random byte flips in an index file: each damaged file is either refused with DtwFormatError
+// Random byte flips in an index file: each damaged file is either refused with CorruptDataError
 // or gives values / documented codes; never a crash (run under ASan by scripts/test.sh).
 TEST_F(KingsrowDtwDatabase, RandomIndexDamageNeverCrashes) {
     const std::filesystem::path dir = scratch_copy();
@@ -441,12 +441,12 @@ TEST_F(KingsrowDtwDatabase, RandomIndexDamageNeverCrashes) {
                             const int v = db.lookup(indexer.position_at(i), side);
                             ASSERT_TRUE(v >= 0 || v == kDtwSubdbUnavailable);
                             ASSERT_LE(v, static_cast<int>(kDtwMaxValue));
-                        } catch (const DtwFormatError&) {
+                        } catch (const CorruptDataError&) {
                         }
                     }
                 }
             }
-        } catch (const DtwFormatError&) {
+        } catch (const CorruptDataError&) {
             ++refused;
         }
     }
@@ -469,7 +469,7 @@ TEST_F(KingsrowDtwDatabase, DamagedDataGivesValuesOrAnError) {
             try {
                 const int v = db.lookup(indexer.position_at(i), Color::Black);
                 ASSERT_GE(v, 0);
-            } catch (const DtwFormatError& e) {
+            } catch (const CorruptDataError& e) {
                 ++errors;
                 EXPECT_NE(std::string(e.what()).find("db3.cpr_dtw"), std::string::npos) << e.what();
             }

@@ -1,5 +1,5 @@
 // Exporting solved slices as Kingsrow databases (solved_export.hpp) and reading them back
-// (export_check.hpp): the check passes on what was written, covers every slice in both
+// (core/workflow/kingsrow_read_back.hpp): the check passes on what was written, covers every slice in both
 // orientations, and finds one changed value in each pass that can see it.
 #include <gtest/gtest.h>
 
@@ -10,17 +10,22 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/kingsrow/export_check.hpp"
-#include "core/formats/kingsrow/solved_export.hpp"
+#include "core/formats/kingsrow/export/solved_export.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
-#include "core/probe/consistency_check.hpp"
+#include "core/workflow/consistency_check.hpp"
+#include "core/workflow/kingsrow_read_back.hpp"
+#include "core/workflow/verify.hpp"
 #include "core/probe/database.hpp"
 #include "core/rules/movegen.hpp"
 
 namespace egdb::kingsrow {
 namespace {
+
+using workflow::check_kingsrow_export;
+using workflow::ExportCheckOptions;
+using workflow::ExportCheckReport;
 
 class KingsrowExport : public ::testing::Test {
 protected:
@@ -125,8 +130,8 @@ TEST_F(KingsrowExport, WrittenSetsAreConsistentWithTheirSuccessors) {
     EXPECT_EQ(report.tables, tables_seen);
     EXPECT_GT(report.tables, 10U);
     EXPECT_GT(report.positions_checked, 100000U);
-    // Database::verify (egdb_verify): the files need no published CRCs, since egdb wrote them.
-    EXPECT_EQ(db->verify({}), std::vector<std::string>{});
+    // verify_database (egdb_verify): the files need no published CRCs, since egdb wrote them.
+    EXPECT_EQ(workflow::verify_database(*db).problems(), std::vector<std::string>{});
 
     // A set of WLD alone is checked on WLD alone.
     KingsrowExportOptions wld_only = kinds_;
@@ -141,7 +146,7 @@ TEST_F(KingsrowExport, WrittenSetsAreConsistentWithTheirSuccessors) {
 
 // The same files written from a solution with one DTW changed (a won position of 0110 made two
 // plies longer): the check names that position. The slice is smaller than the default sample,
-// so Database::verify reads every index of it too.
+// so verify_database reads every index of it too.
 TEST_F(KingsrowExport, AValueThatContradictsItsSuccessorsIsFound) {
     const SliceId slice{0, 1, 1, 0};
     ASSERT_LT(slice_size(slice), egdb::ConsistencyOptions{}.samples_per_table);
@@ -160,7 +165,7 @@ TEST_F(KingsrowExport, AValueThatContradictsItsSuccessorsIsFound) {
     EXPECT_TRUE(std::any_of(report.messages.begin(), report.messages.end(),
                             [&](const std::string& m) { return m.rfind(fen + ": stored win dtw=", 0) == 0; }))
         << (report.messages.empty() ? "no message" : report.messages.front());
-    EXPECT_FALSE(egdb::Database::open(damaged)->verify({}).empty());
+    EXPECT_FALSE(workflow::verify_database(*egdb::Database::open(damaged)).problems().empty());
 }
 
 }  // namespace

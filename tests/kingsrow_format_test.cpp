@@ -9,12 +9,12 @@
 #include <span>
 #include <vector>
 
-#include "core/formats/kingsrow/crc32.hpp"
-#include "core/formats/kingsrow/identify.hpp"
-#include "core/formats/kingsrow/lookup_front_end.hpp"
-#include "core/formats/kingsrow/stream_table.hpp"
-#include "core/formats/kingsrow/tunstall_code_book.hpp"
-#include "core/formats/kingsrow/verify.hpp"
+#include "core/formats/kingsrow/directory/crc32.hpp"
+#include "core/formats/kingsrow/directory/identify.hpp"
+#include "core/formats/kingsrow/text_index/lookup_front_end.hpp"
+#include "core/formats/kingsrow/text_index/stream_table.hpp"
+#include "core/formats/kingsrow/codecs/tunstall_code_book.hpp"
+#include "core/formats/kingsrow/directory/verify.hpp"
 #include "core/notation/fen.hpp"
 #include "kingsrow_test_data.hpp"
 

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "core/formats/kingsrow/database.hpp"
-#include "core/formats/kingsrow/database_writer.hpp"
+#include "core/formats/kingsrow/export/database_writer.hpp"
 #include "core/index/slice_indexer.hpp"
 
 namespace egdb::kingsrow::test {

@@ -5,7 +5,7 @@
 
 #include <thread>
 
-#include "core/formats/kingsrow/tunstall_tables.hpp"
+#include "core/formats/kingsrow/codecs/tunstall_tables.hpp"
 #include "kingsrow_test_data.hpp"
 
 namespace egdb::kingsrow {

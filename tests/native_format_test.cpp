@@ -136,7 +136,7 @@ TEST_F(NativeFormat, RejectsDamagedTruncatedAndMissingFiles) {
         try {
             r.load_page(0, last, page);
             FAIL() << "corrupt page was read";
-        } catch (const CorruptFileError& e) {
+        } catch (const CorruptDataError& e) {
             EXPECT_NE(std::string(e.what()).find("checksum"), std::string::npos) << e.what();
             EXPECT_NE(std::string(e.what()).find("slice-1010.egdb"), std::string::npos) << e.what();
         }
@@ -145,15 +145,15 @@ TEST_F(NativeFormat, RejectsDamagedTruncatedAndMissingFiles) {
     }
     // Truncated: rejected when opened.
     std::filesystem::resize_file(path, size / 2);
-    EXPECT_THROW(SliceFileReader{path}, CorruptFileError);
+    EXPECT_THROW(SliceFileReader{path}, CorruptDataError);
     std::filesystem::resize_file(path, 10);
-    EXPECT_THROW(SliceFileReader{path}, CorruptFileError);
+    EXPECT_THROW(SliceFileReader{path}, CorruptDataError);
     // Not an egdb file at all.
     std::ofstream(path, std::ios::trunc) << "this is not a database file, just some text that is long enough";
     try {
         SliceFileReader r(path);
         FAIL();
-    } catch (const CorruptFileError& e) {
+    } catch (const CorruptDataError& e) {
         EXPECT_NE(std::string(e.what()).find("not an egdb"), std::string::npos) << e.what();
     }
 }

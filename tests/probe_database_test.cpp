@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "core/formats/kingsrow/solved_export.hpp"
+#include "core/formats/kingsrow/export/solved_export.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/index/slice_indexer.hpp"

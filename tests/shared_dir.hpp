@@ -1,5 +1,5 @@
 // Where the tests find the reference material (../shared: oracles, Kingsrow tables). Tests that
-// need it call require_shared_file() and are reported as skipped, with the reason, without it.
+// need it use EGDB_REQUIRE_SHARED_FILE and are reported as skipped, with the reason, without it.
 #pragma once
 
 #include <cstdlib>

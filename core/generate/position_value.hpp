@@ -14,23 +14,9 @@
 //    colour-symmetric slice; a lost position without moves has MTC 0. The winner minimises over
 //    the moves that keep the win, the loser maximises over all moves. In an asymmetric slice
 //    MTC is thus odd with the canonical Black to move and even with White to move, whoever wins.
-//    How this was established: Kingsrow's definition is not documented; it was fitted to
-//    kingsrow_high_mtc.txt (the highest MTC of every subslice and side, with its position):
-//     - the naive count (1 ply per conversion) is 1 or 2 below Kingsrow in every entry;
-//     - 3 plies for the winner's and 2 for the loser's conversions reproduces every entry of
-//       up to 4 pieces and 14 of 15 five-piece ones, but gives 9 for Kingsrow's 10 at the White
-//       win W:WK15,K16:BK2,13,26 (db2102), where the weaker side wins;
-//     - in the whole file every entry of an asymmetric slice with Black to move is odd, and all
-//       but 11 (of 2921, all with 7 or more pieces) with White to move are even, winning or
-//       losing: the count follows the canonical colours, as a generator that counts Black's
-//       moves would give (2m + 1 with Black to move, 2m + 2 with White to move, m = Black's moves
-//       up to and including the conversion). This reproduces every entry of up to 5 pieces:
-//       the 23 listed maxima (1 of 3 pieces, 7 of 4, 15 of 5) and their positions' values, and
-//       every one of the 62 absent (slice, side to move) pairs of 2 to 5 pieces stays below 10;
-//     - colour-symmetric slices, which Kingsrow stores for Black to move only, have entries of
-//       both parities (6 or more pieces); a generator that solves them as Black to move only
-//       (White-to-move positions reversed) counts every conversion as Black's: 3. No entry of up
-//       to 5 pieces tests this (their maxima must only stay below 10, which they do).
+//    Kingsrow does not document its count; this one reproduces every maximum of up to 5 pieces in
+//    kingsrow_high_mtc.txt of the reference material (tests/generate_test.cpp and
+//    tests/native_build_test.cpp check it), and keeps every unlisted (slice, side to move) of 2 to 5 pieces below 10.
 // DTW and MTC are meaningful for wins and losses only; draws report 0 for both.
 // MTC of a position whose side to move must capture is thus 3 or 2 (conversion_plies); Kingsrow
 // stores no useful value there (7.1).

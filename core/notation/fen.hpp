@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "core/board/position.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb {
 
@@ -31,10 +32,10 @@ struct FenPosition {
 // A malformed FEN. what() is a complete human-readable message naming the token, for example
 // `square 51 out of range 1..50 in token "51" at byte 5`; token() and offset() give the token
 // (empty for an empty input) and the byte offset in the text passed to parse_fen where it starts.
-class FenError : public std::invalid_argument {
+class FenError : public ErrorOf<std::invalid_argument, ErrorKind::InvalidNotation> {
 public:
     FenError(const std::string& message, std::string token, std::size_t offset)
-        : std::invalid_argument(message), token_(std::move(token)), offset_(offset) {}
+        : ErrorOf(message), token_(std::move(token)), offset_(offset) {}
 
     const std::string& token() const noexcept { return token_; }
     std::size_t offset() const noexcept { return offset_; }

@@ -185,6 +185,15 @@ std::string move_to_pdn([[maybe_unused]] const Position& pos, [[maybe_unused]] C
     return short_form(m);
 }
 
+std::string move_to_pdn(const Position& pos, Color side, const Move& move) {
+    MoveListWithPaths list;
+    generate_moves(pos, side, list);
+    for (int i = 0; i < list.size(); ++i) {
+        if (list[i] == move) return move_to_pdn(pos, side, list, i);
+    }
+    return {};
+}
+
 std::string move_string(const Position& from, const Position& to, Color side) {
     MoveListWithPaths list;
     generate_moves(from, side, list);

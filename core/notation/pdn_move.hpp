@@ -8,14 +8,15 @@
 
 #include "core/board/position.hpp"
 #include "core/rules/move.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb {
 
 // A move string that is malformed, matches no legal move, or matches several. what() says which,
 // and lists the legal moves (or the candidates, with full paths) in PDN.
-class MoveError : public std::invalid_argument {
+class MoveError : public ErrorOf<std::invalid_argument, ErrorKind::InvalidNotation> {
 public:
-    using std::invalid_argument::invalid_argument;
+    using ErrorOf::ErrorOf;
 };
 
 // The PDN string of entry `index` of `list`, the list generate_moves(pos, side, list) produced
@@ -25,6 +26,10 @@ public:
 // squares (upstream counts entries, so this includes duplicate entries of 1-3 captures that
 // lead to the same position). Throws std::out_of_range for an index outside the list.
 std::string move_to_pdn(const Position& pos, Color side, const MoveListWithPaths& list, int index);
+
+// The PDN string of legal move `move` of `side` in `pos` (as move_to_pdn writes list entries);
+// the empty string when `move` is not one of the legal moves.
+std::string move_to_pdn(const Position& pos, Color side, const Move& move);
 
 // The PDN string of the legal move of `side` that turns `from` into `to` (upstream
 // `print_move`): the first list entry leading to `to`, written as move_to_pdn does; the empty

@@ -1,71 +1,22 @@
 #include "core/probe/database.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 
 #include "core/formats/kingsrow/database.hpp"
+#include "core/formats/kingsrow/directory/identify.hpp"
 #include "core/formats/kingsrow/dtw/dtw_database.hpp"
-#include "core/formats/kingsrow/identify.hpp"
-#include "core/formats/kingsrow/verify.hpp"
 #include "core/formats/native/native_database.hpp"
-#include "core/formats/native/verify_database.hpp"
-#include "core/generate/one_ply_check.hpp"
+#include "core/formats/native/native_layout.hpp"
 #include "core/index/slice.hpp"
-#include "core/probe/consistency_check.hpp"
+#include "core/probe/wld_algebra.hpp"
 #include "core/rules/movegen.hpp"
 
 namespace egdb {
 namespace {
 
-// Kingsrow WLD codes and the value algebra of kingsrow-format.md 13.3. U stands for
-// EGDB_UNKNOWN or EGDB_SUBDB_UNAVAILABLE.
-constexpr int kWin = 1, kLoss = 2, kDraw = 3, kDrawOrLoss = 4, kWinOrDraw = 5, kUnknown = 0;
-
-constexpr bool is_u(int v) noexcept { return v != kWin && v != kLoss && v != kDraw && v != kDrawOrLoss && v != kWinOrDraw; }
-
-constexpr int negate(int v) noexcept {
-    switch (v) {
-        case kWin: return kLoss;
-        case kLoss: return kWin;
-        case kWinOrDraw: return kDrawOrLoss;
-        case kDrawOrLoss: return kWinOrDraw;
-        default: return v;
-    }
-}
-
-constexpr bool greater_equal(int a, int b) noexcept {
-    switch (b) {
-        case kWin: return a == kWin;
-        case kDraw: return a == kDraw || a == kWinOrDraw || a == kWin;
-        case kLoss: return true;
-        case kWinOrDraw: return a == kWinOrDraw || a == kWin;
-        case kDrawOrLoss: return a == kWin || a == kWinOrDraw || a == kDraw || a == kDrawOrLoss;
-        default: return a != kLoss;
-    }
-}
-
-constexpr bool greater(int a, int b) noexcept {
-    switch (b) {
-        case kWin: return false;
-        case kDraw: return a == kWinOrDraw || a == kWin;
-        case kLoss: return a != kLoss;
-        case kWinOrDraw: return a == kWin;
-        case kDrawOrLoss: return a != kLoss;
-        default: return a != kLoss && !is_u(a);
-    }
-}
-
-constexpr int improve(int v, int best) noexcept {
-    switch (best) {
-        case kWin: return kWin;
-        case kDraw: return (v == kWinOrDraw || v == kWin) ? v : is_u(v) ? kWinOrDraw : kDraw;
-        case kLoss: return v;
-        case kWinOrDraw: return v == kWin ? kWin : kWinOrDraw;
-        case kDrawOrLoss: return v == kLoss ? kDrawOrLoss : v;
-        default: return (v == kWinOrDraw || v == kWin) ? v : v == kDraw ? kWinOrDraw : kUnknown;
-    }
-}
+using kingsrow::WldResult;
+using namespace wld_algebra;
 
 constexpr int kMaxSearchDepth = Database::kMaxSearchDepth;
 constexpr int kMaxDtwSearchDepth = 32;
@@ -91,103 +42,115 @@ KingsrowFamilies scan_kingsrow_files(const std::filesystem::path& dir) {
     return f;
 }
 
-bool has_native_files(const std::filesystem::path& dir) {
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        const std::string n = e.path().filename().string();
-        if (n.starts_with("slice-") && n.ends_with(".egdb")) return true;
-    }
-    return false;
-}
+int capped(int pieces, int piece_limit) noexcept { return piece_limit > 0 ? std::min(pieces, piece_limit) : pieces; }
 
 }  // namespace
 
-const char* to_string(DatabaseType type) noexcept {
-    switch (type) {
-        case DatabaseType::WldRunlen: return "EGDB_WLD_RUNLEN";
-        case DatabaseType::MtcRunlen: return "EGDB_MTC_RUNLEN";
-        case DatabaseType::WldTunV1: return "EGDB_WLD_TUN_V1";
-        case DatabaseType::WldTunV2: return "EGDB_WLD_TUN_V2";
-        case DatabaseType::Dtw: return "EGDB_DTW";
-        case DatabaseType::Native: return "EGDB_NATIVE";
+std::vector<std::filesystem::path> split_directory_list(const std::string& text) {
+    std::error_code ec;
+    if (text.empty() || std::filesystem::is_directory(std::filesystem::path(text), ec)) return {std::filesystem::path(text)};
+    std::vector<std::filesystem::path> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(';', start), text.size());
+        if (end > start) out.emplace_back(text.substr(start, end - start));
+        start = end + 1;
     }
-    return "?";
+    return out;
 }
 
 Database::~Database() = default;
 
 std::unique_ptr<Database> Database::open(const std::filesystem::path& directory, const DatabaseOptions& options) {
+    return open(std::span<const std::filesystem::path>(&directory, 1), options);
+}
+
+std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> directories,
+                                         const DatabaseOptions& options) {
+    if (directories.empty()) throw DatabaseError("no database directory given");
+    std::unique_ptr<Database> db(new Database());
+    db->directory_ = directories.front();
+    // The driver's maxpieces option (12.1), parsed once for every backend; <= 0 means no limit.
+    const int piece_limit = kingsrow::parse_maxpieces_option(options.kingsrow_options).value_or(0);
+    for (const std::filesystem::path& directory : directories) db->add_directory(directory, options, piece_limit);
+    // The primary source: WLD, else MTC, else DTW (what egdb_type reports and egdb_lookup reads).
+    const Backend* primary = db->wld_ ? db->wld_ : db->mtc_ ? db->mtc_ : db->dtw_;
+    db->type_ = primary->type();
+    db->max_pieces_ = capped(primary->max_pieces(), piece_limit);
+    db->resolved_wld_ = db->wld_ ? db->wld_->resolving() : nullptr;
+    return db;
+}
+
+void Database::add_directory(const std::filesystem::path& directory, const DatabaseOptions& options, int piece_limit) {
     std::error_code ec;
     if (!std::filesystem::is_directory(directory, ec)) {
         throw DatabaseError("cannot open database " + directory.string() + ": not a directory");
     }
-    std::unique_ptr<Database> db(new Database());
-    db->directory_ = directory;
+    std::vector<std::unique_ptr<Backend>> found;
     try {
-        if (has_native_files(directory)) {
-            db->native_ = std::make_unique<native::NativeDatabase>(directory, native::OpenOptions{options.cache_mb});
-            db->type_ = DatabaseType::Native;
-            db->max_pieces_ = db->native_->max_pieces();
-            if (const auto limit = kingsrow::parse_maxpieces_option(options.kingsrow_options); limit && *limit > 0) {
-                db->max_pieces_ = std::min(db->max_pieces_, *limit);
+        if (native::has_slice_files(directory)) {
+            found.push_back(make_native_backend(
+                std::make_unique<native::NativeDatabase>(directory, native::OpenOptions{options.cache_mb})));
+        } else {
+            const KingsrowFamilies families = scan_kingsrow_files(directory);
+            kingsrow::OpenOptions ko;
+            ko.cache_mb = static_cast<int>(options.cache_mb);
+            if (options.messages) ko.messages = [&](std::string_view m) { options.messages(std::string(m)); };
+            // The WLD family: V2 files, else .idx files, V1 or RUNLEN as the .idx files themselves
+            // say (identify_family). The directory's identification names one family only, and
+            // with DTW or MTC files beside the WLD files it may name those: it cannot type the
+            // .idx files.
+            if (families.v2 > 0 || families.idx > 0) {
+                const kingsrow::FileFamily family = families.v2 > 0 ? kingsrow::FileFamily::Idx1 : kingsrow::FileFamily::Idx;
+                const std::optional<kingsrow::Identification> id = kingsrow::identify_family(directory, family);
+                const kingsrow::DbType t =
+                    id ? id->type : families.v2 > 0 ? kingsrow::DbType::WldTunV2 : kingsrow::DbType::WldRunlen;
+                const int pieces = id ? id->max_pieces : families.v2 > 0 ? families.v2 : families.idx;
+                found.push_back(make_kingsrow_backend(kingsrow::open_database(directory, t, capped(pieces, piece_limit), ko),
+                                                      directory));
             }
-            return db;
-        }
-        const KingsrowFamilies families = scan_kingsrow_files(directory);
-        kingsrow::OpenOptions ko;
-        ko.options = options.kingsrow_options;
-        ko.cache_mb = static_cast<int>(options.cache_mb);
-        if (options.messages) ko.messages = [&](std::string_view m) { options.messages(std::string(m)); };
-        const std::optional<kingsrow::Identification> id = kingsrow::identify(directory);
-        // The WLD family: V2 files, else .idx files (V1 or RUNLEN as identification decides).
-        if (families.v2 > 0 || families.idx > 0) {
-            kingsrow::DbType t = kingsrow::DbType::WldTunV2;
-            int pieces = families.v2;
-            if (families.v2 == 0) {
-                t = (id && id->type == kingsrow::DbType::WldTunV1) ? kingsrow::DbType::WldTunV1 : kingsrow::DbType::WldRunlen;
-                pieces = families.idx;
+            if (families.mtc > 0) {
+                found.push_back(make_kingsrow_backend(
+                    kingsrow::open_database(directory, kingsrow::DbType::MtcRunlen, capped(families.mtc, piece_limit), ko),
+                    directory));
             }
-            auto opened = kingsrow::open_database(directory, t, id && id->type == t ? id->max_pieces : pieces, ko);
-            db->kingsrow_wld_.reset(dynamic_cast<kingsrow::WldDatabase*>(opened.release()));
-            db->type_ = static_cast<DatabaseType>(kingsrow::to_code(t));
-            db->max_pieces_ = db->kingsrow_wld_->max_pieces();
-        }
-        if (families.mtc > 0) {
-            auto opened = kingsrow::open_database(directory, kingsrow::DbType::MtcRunlen, families.mtc, ko);
-            db->kingsrow_mtc_.reset(dynamic_cast<kingsrow::MtcDatabase*>(opened.release()));
-            if (!db->kingsrow_wld_) {
-                db->type_ = DatabaseType::MtcRunlen;
-                db->max_pieces_ = db->kingsrow_mtc_->max_pieces();
-            }
-        }
-        if (families.dtw > 0) {
-            kingsrow::DtwOpenOptions dopt;
-            dopt.max_pieces = kingsrow::parse_maxpieces_option(options.kingsrow_options).value_or(0);
-            dopt.cache_bytes = options.cache_mb * 1024 * 1024;
-            db->kingsrow_dtw_ = std::make_unique<kingsrow::DtwDatabase>(directory, dopt);
-            if (!db->kingsrow_wld_ && !db->kingsrow_mtc_) {
-                db->type_ = DatabaseType::Dtw;
-                db->max_pieces_ = db->kingsrow_dtw_->max_pieces();
+            if (families.dtw > 0) {
+                kingsrow::DtwOpenOptions dopt;
+                dopt.max_pieces = piece_limit;
+                dopt.cache_bytes = options.cache_mb * 1024 * 1024;
+                found.push_back(make_kingsrow_backend(std::make_unique<kingsrow::DtwDatabase>(directory, dopt), directory));
             }
         }
     } catch (const DatabaseError&) {
         throw;
     } catch (const std::exception& e) {
-        throw DatabaseError(e.what());
+        const ErrorKind kind = kind_of(e);
+        throw DatabaseError(e.what(), kind == ErrorKind::InvalidArgument || kind == ErrorKind::Internal ? ErrorKind::NoDatabase : kind);
     }
-    if (!db->native_ && !db->kingsrow_wld_ && !db->kingsrow_mtc_ && !db->kingsrow_dtw_) {
+    if (found.empty()) {
         throw DatabaseError("no endgame database in " + directory.string() +
                             ": expected egdb slice files (slice-*.egdb) or Kingsrow files (db*.idx1, .idx, "
                             ".idx_mtc, .idx_dtw)");
     }
-    return db;
+    for (std::unique_ptr<Backend>& b : found) {
+        const Backend* raw = b.get();
+        if (!wld_ && raw->holds(StoredKind::Wld)) wld_ = raw;
+        if (!dtw_ && raw->holds(StoredKind::Dtw)) dtw_ = raw;
+        if (!mtc_ && raw->holds(StoredKind::Mtc)) mtc_ = raw;
+        backends_.push_back(std::move(b));
+    }
 }
 
-bool Database::has_wld() const noexcept { return native_ != nullptr || kingsrow_wld_ != nullptr; }
-bool Database::has_dtw() const noexcept {
-    return (native_ && native_->has_kind(native::ValueKind::Dtw)) || kingsrow_dtw_ != nullptr;
+const Backend* Database::backend(StoredKind kind) const noexcept {
+    return kind == StoredKind::Wld ? wld_ : kind == StoredKind::Dtw ? dtw_ : mtc_;
 }
-bool Database::has_mtc() const noexcept {
-    return (native_ && native_->has_kind(native::ValueKind::Mtc)) || kingsrow_mtc_ != nullptr;
+
+bool Database::has_wld() const noexcept { return wld_ != nullptr; }
+bool Database::has_dtw() const noexcept { return dtw_ != nullptr; }
+bool Database::has_mtc() const noexcept { return mtc_ != nullptr; }
+
+bool Database::resolved_serves_all() const noexcept {
+    return resolved_wld_ != nullptr && (dtw_ == nullptr || dtw_ == resolved_wld_) && (mtc_ == nullptr || mtc_ == resolved_wld_);
 }
 
 void Database::check_pieces(const Position& position) const {
@@ -201,49 +164,48 @@ void Database::check_pieces(const Position& position) const {
 
 int Database::lookup(const Position& position, Color side, bool conditional) const {
     lookups_.add();
-    const auto cl = conditional ? kingsrow::Conditional::Yes : kingsrow::Conditional::No;
-    if (native_) {
-        if (has_capture(position, side)) return kUnknown;
-        const auto v = native_->stored(native::ValueKind::Wld, position, side);
-        if (!v) return -2;
-        return *v == native::kStoredWin ? kWin : *v == native::kStoredLoss ? kLoss : kDraw;
-    }
-    if (kingsrow_wld_) return kingsrow_wld_->lookup_code(position, side, cl);
-    if (kingsrow_mtc_) return kingsrow_mtc_->lookup_code(position, side, cl);
-    return kingsrow_dtw_->lookup_code(position, side, cl);
+    if (wld_) return wld_->lookup(StoredKind::Wld, position, side, conditional);
+    if (mtc_) return mtc_->lookup(StoredKind::Mtc, position, side, conditional);
+    return dtw_->lookup(StoredKind::Dtw, position, side, conditional);
 }
 
-int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, int beta, SearchPath& path,
-                              bool force_search, std::optional<int> root_lookup) const {
+int Database::lookup_stored(StoredKind kind, const Position& position, Color side) const {
+    const Backend* source = backend(kind);
+    if (source == nullptr) {
+        throw LookupNotPossible("the database in " + directory_.string() + " holds no " +
+                                (kind == StoredKind::Wld ? "WLD" : kind == StoredKind::Dtw ? "DTW" : "MTC") + " data");
+    }
+    lookups_.add();
+    return source->lookup(kind, position, side, false);
+}
+
+WldResult Database::search(const Position& p, Color c, int depth, WldResult alpha, WldResult beta, SearchPath& path,
+                           std::optional<int> root_lookup) const {
     path[static_cast<std::size_t>(depth)] = p;  // depth <= kMaxSearchDepth: deeper calls are not made
-    if (p.black == 0) return c == Color::Black ? kLoss : kWin;
-    if (p.white == 0) return c == Color::White ? kLoss : kWin;
+    if (p.black == 0) return c == Color::Black ? WldResult::Loss : WldResult::Win;
+    if (p.white == 0) return c == Color::White ? WldResult::Loss : WldResult::Win;
     // A repeated position (same side to move) is a draw; men moves are irreversible, so stop
     // looking back at the first different set of men.
     for (int i = depth - 4; i >= 0; i -= 2) {
         const Position& q = path[static_cast<std::size_t>(i)];
         if (men_of(q) != men_of(p)) break;
-        if (q == p) return kDraw;
+        if (q == p) return WldResult::Draw;
     }
-    const bool must_capture = has_capture(p, c);
-    if (!must_capture && !force_search) {
-        const Material m = material_of(p);
-        const bool non_side_test = type_ == DatabaseType::WldTunV2 && m.total() >= 7 &&
-                                   (m.total() >= 9 || m.nbk + m.nwk >= 2);
-        if (!non_side_test || !has_capture(p, opposite(c))) {
+    if (!has_capture(p, c)) {
+        if (!wld_->needs_opponent_capture_test(material_of(p)) || !has_capture(p, opposite(c))) {
             if (!root_lookup) lookups_.add();
-            const int v = root_lookup ? *root_lookup : kingsrow_wld_->lookup_code(p, c, kingsrow::Conditional::No);
-            if (!is_u(v)) return v;  // unknown: an unstored side or position, resolved by search
+            const auto v = static_cast<WldResult>(root_lookup ? *root_lookup : wld_->lookup(StoredKind::Wld, p, c, false));
+            if (!is_unknown(v)) return v;  // unknown: an unstored side or position, resolved by search
         }
     }
-    if (depth >= kMaxSearchDepth) return kUnknown;
+    if (depth >= kMaxSearchDepth) return WldResult::Unknown;
     MoveList list;
     generate_moves(p, c, list);
-    if (list.empty()) return kLoss;
-    int best = kLoss;
+    if (list.empty()) return WldResult::Loss;
+    WldResult best = WldResult::Loss;
     for (const Move& m : list) {
-        const int v = negate(kingsrow_search(apply_move(p, c, m), opposite(c), depth + 1, negate(beta), negate(alpha),
-                                             path, false));
+        const WldResult v =
+            negate(search(apply_move(p, c, m), opposite(c), depth + 1, negate(beta), negate(alpha), path));
         if (greater_equal(v, beta)) return improve(v, beta);
         best = improve(v, best);
         if (greater(best, alpha)) alpha = best;
@@ -252,40 +214,15 @@ int Database::kingsrow_search(const Position& p, Color c, int depth, int alpha, 
 }
 
 void Database::lookup_batch(std::span<const Position> positions, std::span<const Color> sides, std::span<int> out) const {
-    if (native_) {
-        lookups_.add(positions.size());
-        std::vector<std::optional<std::uint32_t>> stored(positions.size());
-        native_->stored_wld_many(positions, sides, stored);
-        for (std::size_t i = 0; i < positions.size(); ++i) {
-            // As lookup(): a capture position is unknown, a slice not held -2.
-            out[i] = !stored[i] ? (has_capture(positions[i], sides[i]) ? kUnknown : -2)
-                                : *stored[i] == native::kStoredWin ? kWin
-                                : *stored[i] == native::kStoredLoss ? kLoss : kDraw;
-        }
-        return;
-    }
-    if (!kingsrow_wld_ && !kingsrow_mtc_) {
-        for (std::size_t i = 0; i < positions.size(); ++i) out[i] = lookup(positions[i], sides[i]);
-        return;
-    }
     lookups_.add(positions.size());
-    if (kingsrow_wld_) kingsrow_wld_->lookup_codes(positions, sides, out);
-    else kingsrow_mtc_->lookup_codes(positions, sides, out);
+    if (wld_) wld_->lookup_batch(StoredKind::Wld, positions, sides, out);
+    else if (mtc_) mtc_->lookup_batch(StoredKind::Mtc, positions, sides, out);
+    else dtw_->lookup_batch(StoredKind::Dtw, positions, sides, out);
 }
 
 void Database::wld_batch(std::span<const Position> positions, std::span<const Color> sides,
                          std::span<std::optional<WldValue>> out) const {
-    const auto checked_wld = [&](std::size_t i, std::optional<int> root_lookup) -> std::optional<WldValue> {
-        try {
-            if (!root_lookup) return wld(positions[i], sides[i]);
-            check_pieces(positions[i]);
-            SearchPath path;
-            return wld_of_search(kingsrow_search(positions[i], sides[i], 0, kLoss, kWin, path, false, root_lookup));
-        } catch (const LookupNotPossible&) {
-            return std::nullopt;
-        }
-    };
-    if (native_) {
+    if (resolved_wld_) {
         // Too many pieces is the caller's LookupNotPossible as in wld(); the rest in one pipeline.
         std::vector<std::size_t> where;
         std::vector<Position> batch;
@@ -300,49 +237,58 @@ void Database::wld_batch(std::span<const Position> positions, std::span<const Co
             batch.push_back(positions[i]);
             batch_sides.push_back(sides[i]);
         }
+        lookups_.add(batch.size());
         std::vector<std::optional<WldValue>> values(batch.size());
-        native_->wld_many(batch, batch_sides, values);
+        resolved_wld_->wld_batch(batch, batch_sides, values);
         for (std::size_t k = 0; k < batch.size(); ++k) out[where[k]] = values[k];
         return;
     }
-    if (!kingsrow_wld_) {
-        for (std::size_t i = 0; i < positions.size(); ++i) out[i] = checked_wld(i, std::nullopt);
+    if (!wld_) {
+        for (std::size_t i = 0; i < positions.size(); ++i) out[i] = std::nullopt;
         return;
     }
     // The raw values of all roots in one pipeline; the search uses them where it would have
     // looked the root up (roots that must capture, or with too many pieces, ignore theirs).
     std::vector<int> raw(positions.size());
-    kingsrow_wld_->lookup_codes(positions, sides, raw);
+    wld_->lookup_batch(StoredKind::Wld, positions, sides, raw);
     lookups_.add(positions.size());
-    for (std::size_t i = 0; i < positions.size(); ++i) out[i] = checked_wld(i, raw[i]);
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        try {
+            check_pieces(positions[i]);
+            SearchPath path;
+            out[i] = wld_of_search(search(positions[i], sides[i], 0, WldResult::Loss, WldResult::Win, path, raw[i]));
+        } catch (const LookupNotPossible&) {
+            out[i] = std::nullopt;
+        }
+    }
 }
 
-WldValue Database::wld_of_search(int v) const {
-    if (v == kWin) return WldValue::Win;
-    if (v == kLoss) return WldValue::Loss;
-    if (v == kDraw) return WldValue::Draw;
-    throw LookupNotPossible("the search could not resolve " + std::string(v == kDrawOrLoss ? "draw-or-loss" : v == kWinOrDraw ? "win-or-draw" : "an unknown value") +
+WldValue Database::wld_of_search(WldResult v) const {
+    if (v == WldResult::Win) return WldValue::Win;
+    if (v == WldResult::Loss) return WldValue::Loss;
+    if (v == WldResult::Draw) return WldValue::Draw;
+    throw LookupNotPossible("the search could not resolve " +
+                            std::string(v == WldResult::DrawOrLoss   ? "draw-or-loss"
+                                        : v == WldResult::WinOrDraw ? "win-or-draw"
+                                                                    : "an unknown value") +
                             " (a slice is missing from " + directory_.string() + ")");
 }
 
 WldValue Database::wld(const Position& position, Color side) const {
     check_pieces(position);
-    if (native_) {
-        try {
-            return native_->wld(position, side);
-        } catch (const native::MissingSliceError& e) {
-            throw LookupNotPossible(e.what());
-        }
+    if (resolved_wld_) {
+        lookups_.add();
+        return resolved_wld_->wld(position, side);
     }
-    if (!kingsrow_wld_) throw LookupNotPossible("the database in " + directory_.string() + " holds no WLD data");
+    if (!wld_) throw LookupNotPossible("the database in " + directory_.string() + " holds no WLD data");
     SearchPath path;
-    return wld_of_search(kingsrow_search(position, side, 0, kLoss, kWin, path, false));
+    return wld_of_search(search(position, side, 0, WldResult::Loss, WldResult::Win, path));
 }
 
-int Database::kingsrow_dtw(const Position& p, Color c, bool winning, int depth) const {
+int Database::searched_dtw(const Position& p, Color c, bool winning, int depth) const {
     if (!has_capture(p, c)) {
         lookups_.add();
-        const int v = kingsrow_dtw_->lookup(p, c);
+        const int v = dtw_->lookup(StoredKind::Dtw, p, c, false);
         if (v >= 0) return winning ? 2 * v + 1 : 2 * v;
     }
     if (depth >= kMaxDtwSearchDepth) throw LookupNotPossible("DTW search too deep (a side is not stored)");
@@ -354,9 +300,9 @@ int Database::kingsrow_dtw(const Position& p, Color c, bool winning, int depth) 
         const Position q = apply_move(p, c, m);
         if (winning) {
             if (wld(q, opposite(c)) != WldValue::Loss) continue;
-            best = std::min(best, kingsrow_dtw(q, opposite(c), false, depth + 1) + 1);
+            best = std::min(best, searched_dtw(q, opposite(c), false, depth + 1) + 1);
         } else {
-            best = std::max(best, kingsrow_dtw(q, opposite(c), true, depth + 1) + 1);
+            best = std::max(best, searched_dtw(q, opposite(c), true, depth + 1) + 1);
         }
     }
     return best;
@@ -364,46 +310,48 @@ int Database::kingsrow_dtw(const Position& p, Color c, bool winning, int depth) 
 
 std::optional<int> Database::dtw(const Position& position, Color side) const {
     check_pieces(position);
-    if (native_ && native_->has_kind(native::ValueKind::Dtw)) {
-        const PositionValue v = native_->value(position, side);
+    if (!dtw_) throw LookupNotPossible("the database in " + directory_.string() + " holds no DTW data");
+    if (const ResolvingBackend* r = dtw_->resolving()) {
+        lookups_.add();
+        const PositionValue v = r->value(position, side);
         if (v.wld == WldValue::Draw) return std::nullopt;
         return v.dtw;
     }
-    if (!kingsrow_dtw_) throw LookupNotPossible("the database in " + directory_.string() + " holds no DTW data");
+    // Kingsrow DTW (13.4): stored as floor(plies / 2) for positions without capture, so the
+    // parity comes from the WLD and captures are searched through.
     const WldValue w = wld(position, side);
     if (w == WldValue::Draw) return std::nullopt;
-    return kingsrow_dtw(position, side, w == WldValue::Win, 0);
+    return searched_dtw(position, side, w == WldValue::Win, 0);
 }
 
 std::optional<int> Database::mtc(const Position& position, Color side) const {
     check_pieces(position);
-    if (native_ && native_->has_kind(native::ValueKind::Mtc)) {
-        const PositionValue v = native_->value(position, side);
+    if (!mtc_) throw LookupNotPossible("the database in " + directory_.string() + " holds no MTC data");
+    if (const ResolvingBackend* r = mtc_->resolving()) {
+        lookups_.add();
+        const PositionValue v = r->value(position, side);
         if (v.wld == WldValue::Draw) return std::nullopt;
         return v.mtc;
     }
-    if (!kingsrow_mtc_) throw LookupNotPossible("the database in " + directory_.string() + " holds no MTC data");
+    // Kingsrow MTC (7): even plies from the threshold on; below it nothing is known.
     if (has_wld() && wld(position, side) == WldValue::Draw) return std::nullopt;
     lookups_.add();
-    const int v = kingsrow_mtc_->lookup_code(position, side, kingsrow::Conditional::No);
+    const int v = mtc_->lookup(StoredKind::Mtc, position, side, false);
     if (v < kingsrow::MtcValue::kThreshold) return std::nullopt;
     return v;
 }
 
 PositionValue Database::value(const Position& position, Color side) const {
-    if (native_) {
+    if (resolved_serves_all()) {
         check_pieces(position);
-        try {
-            return native_->value(position, side);
-        } catch (const native::MissingSliceError& e) {
-            throw LookupNotPossible(e.what());
-        }
+        lookups_.add();
+        return resolved_wld_->value(position, side);
     }
     PositionValue v;
     v.wld = wld(position, side);
     if (v.wld == WldValue::Draw) return v;
-    if (kingsrow_dtw_) v.dtw = static_cast<Plies>(*dtw(position, side));
-    if (kingsrow_mtc_) v.mtc = static_cast<Plies>(mtc(position, side).value_or(0));
+    if (dtw_) v.dtw = static_cast<Plies>(*dtw(position, side));
+    if (mtc_) v.mtc = static_cast<Plies>(mtc(position, side).value_or(0));
     return v;
 }
 
@@ -431,9 +379,11 @@ std::vector<MoveDistance> Database::lookup_distance(const Position& position, Co
             out.push_back({m, *dtw(q, opposite(side)) + 1});
         }
     } else {
-        // 13.5: the successor's MTC; the loser lists only moves that are not conversions.
+        // 13.5: the successor's MTC; the loser lists only moves that are not conversions. Kingsrow
+        // MTC is stored from the threshold on and rounded up to even; resolved (native) MTC is exact.
+        const bool mtc_resolved = mtc_->resolving() != nullptr;
         const std::optional<int> root_mtc = mtc(position, side);
-        if (!native_ && !root_mtc) throw LookupNotPossible("the position's MTC is below the stored threshold");
+        if (!mtc_resolved && !root_mtc) throw LookupNotPossible("the position's MTC is below the stored threshold");
         for (const Move& m : list) {
             const Position q = apply_move(position, side, m);
             const bool conversion = m.is_capture() || (position.king & m.from) == 0;
@@ -444,12 +394,12 @@ std::vector<MoveDistance> Database::lookup_distance(const Position& position, Co
             }
             const std::optional<int> d = mtc(q, opposite(side));
             if (!d) {
-                if (winning && !native_) throw LookupNotPossible("a successor's MTC is below the stored threshold");
+                if (winning && !mtc_resolved) throw LookupNotPossible("a successor's MTC is below the stored threshold");
                 continue;
             }
             out.push_back({m, *d});
         }
-        if (!native_ && !out.empty()) {
+        if (!mtc_resolved && !out.empty()) {
             // Parity fix of 13.5: stored MTC is rounded up to even.
             auto first = std::min_element(out.begin(), out.end(), [&](const MoveDistance& a, const MoveDistance& b) {
                 return winning ? a.distance < b.distance : a.distance > b.distance;
@@ -487,57 +437,14 @@ std::vector<Move> Database::principal_variation(const Position& position, Color 
 Database::Stats Database::stats() const {
     Stats s;
     s.lookups = lookups_.total();
-    if (native_) {
-        const PageCacheStats c = native_->cache_stats();
-        s.cache_hits = c.hits;
-        s.cache_misses = c.misses;
-        s.cache_bytes = c.bytes;
-        s.files = native_->files().size();
+    for (const std::unique_ptr<Backend>& b : backends_) {
+        const BackendStats c = b->stats();
+        s.cache_hits += c.cache_hits;
+        s.cache_misses += c.cache_misses;
+        s.cache_bytes += c.cache_bytes;
+        s.files += c.files;
     }
     return s;
-}
-
-std::vector<std::string> Database::verify(
-    const std::function<bool(const std::string&, std::int64_t, std::int64_t)>& progress, int threads) const {
-    std::vector<std::string> problems;
-    if (native_) {
-        native::VerifyOptions options;
-        options.threads = threads;
-        std::int64_t done = 0;
-        options.on_slice_done = [&](const native::VerifyProgress& p) {
-            done = static_cast<std::int64_t>(p.slices_done);
-            if (progress) progress(p.slice.to_string(), done, static_cast<std::int64_t>(p.slices_total));
-        };
-        const native::VerifyReport r = native::verify_native_database(directory_, options);
-        problems = r.messages;
-        if (!r.ok() && problems.empty()) problems.push_back("verification failed");
-        return problems;
-    }
-    // Kingsrow: the published CRC-32 of every file (files egdb wrote differ by construction and
-    // need only be present), then random positions of every table against their successors.
-    for (const auto* db : {static_cast<const kingsrow::Database*>(kingsrow_wld_.get()),
-                           static_cast<const kingsrow::Database*>(kingsrow_mtc_.get())}) {
-        if (db == nullptr) continue;
-        const bool by_egdb = kingsrow::written_by_egdb(directory_, db->type(), db->max_pieces());
-        for (const auto& f : kingsrow::verify_files(directory_, db->type(), db->max_pieces())) {
-            if (progress) progress(f.file, 0, 0);
-            if (!kingsrow::files_pass(std::span(&f, 1), by_egdb)) {
-                problems.push_back(f.file + ": " + std::string(kingsrow::name_of(f.status)) +
-                                   " (CRC-32 of the published Kingsrow file expected)");
-            }
-        }
-    }
-    if (!has_wld()) return problems;
-    ConsistencyOptions options;
-    options.threads = threads;
-    std::int64_t tables = 0;
-    options.on_table = [&](SliceId slice, Color side, std::uint64_t, std::uint64_t) {
-        if (progress) progress(slice.to_string() + (side == Color::Black ? " b" : " w"), ++tables, 0);
-    };
-    const ConsistencyReport report = check_consistency(*this, options);
-    problems.insert(problems.end(), report.messages.begin(), report.messages.end());
-    if (!report.ok() && report.messages.empty()) problems.push_back("one-ply consistency check failed");
-    return problems;
 }
 
 }  // namespace egdb

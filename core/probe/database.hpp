@@ -1,68 +1,63 @@
-// One probing API over every database format egdb reads: a native egdb directory, or a Kingsrow
-// directory holding any of WLD (run-length, Tunstall V1, V2), MTC and DTW, alone or together.
-// This is what the C ABI (capi/egdb.h), the CLI and the bindings use.
+// One probing API over every database format egdb reads: native egdb directories and Kingsrow
+// directories holding any of WLD (run-length, Tunstall V1, V2), MTC and DTW, alone or together,
+// in one directory or spread over several (a Kingsrow installation keeps wld_database,
+// mtc_database and dtw_database apart). The formats are backends (backend.hpp); this class takes
+// for each kind the first directory that holds it and runs the searches of kingsrow-format.md 13
+// over them. This is what the C ABI (capi/egdb.h), the CLI, the workflows and the bindings use.
 //
 // Thread safety: every const member may be called from any number of threads at once.
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/board/position.hpp"
+#include "core/formats/database_type.hpp"
 #include "core/generate/solved_lookup.hpp"
-#include "core/util/striped_counter.hpp"
+#include "core/formats/kingsrow/result.hpp"
+#include "core/probe/backend.hpp"
 #include "core/probe/ranked_moves.hpp"
+#include "core/util/error.hpp"
+#include "core/util/striped_counter.hpp"
 
 namespace egdb {
 
-namespace native {
-class NativeDatabase;
-}
-namespace kingsrow {
-class WldDatabase;
-class MtcDatabase;
-class DtwDatabase;
-}  // namespace kingsrow
-
-// The database cannot be opened (what() says why and names the files).
-class DatabaseError : public std::runtime_error {
+// The database cannot be opened (what() says why and names the files). Its kind is NoDatabase
+// when nothing usable is at the path, or the kind of the failure that stopped the opening
+// (CorruptData, Io, Unsupported).
+class DatabaseError : public RuntimeError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit DatabaseError(const std::string& message, ErrorKind kind = ErrorKind::NoDatabase)
+        : RuntimeError(kind, message) {}
 };
 
 // The database cannot answer for this position: too many pieces, a missing slice, a kind of
 // data it does not hold, or a draw where a distance was asked.
-class LookupNotPossible : public std::runtime_error {
+class LookupNotPossible : public ErrorOf<std::runtime_error, ErrorKind::LookupNotPossible> {
 public:
-    using std::runtime_error::runtime_error;
+    using ErrorOf::ErrorOf;
 };
 
-// Kingsrow type codes (kingsrow-format.md 3.1), plus egdb's native format.
-enum class DatabaseType : int {
-    WldRunlen = 0,
-    MtcRunlen = 1,
-    WldTunV1 = 3,
-    WldTunV2 = 4,
-    Dtw = 5,
-    Native = 100,
-};
-
-const char* to_string(DatabaseType type) noexcept;
+// The type names of egdb.h ("EGDB_WLD_TUN_V2", ..., "EGDB_NATIVE").
+inline const char* to_string(DatabaseType type) noexcept { return name_of(type).data(); }
 
 struct DatabaseOptions {
-    std::string kingsrow_options;  // e.g. "maxpieces=6" (12.1)
-    std::size_t cache_mb = 64;
+    std::string kingsrow_options;  // the driver's options string, e.g. "maxpieces=6" (12.1)
+    std::size_t cache_mb = 64;     // for each backend's cache of decompressed pages or blocks
     std::function<void(const std::string&)> messages;  // driver messages (open progress, notes)
 };
+
+// The directories of a path list: `text` itself when it names a directory, else its parts
+// between ';' (as Stockfish's SyzygyPath and python-chess's add_directory take several), empty
+// parts left out.
+std::vector<std::filesystem::path> split_directory_list(const std::string& text);
 
 // A move with the distance it leads to, as egdb_lookup_distance reports it (13.4, 13.5).
 struct MoveDistance {
@@ -72,8 +67,14 @@ struct MoveDistance {
 
 class Database final : public SolvedLookup {
 public:
-    // Opens `directory`: throws DatabaseError naming what was found when nothing usable is there.
+    // Opens `directory`: throws DatabaseError naming what was found when nothing usable is there
+    // (kind NoDatabase), or with the kind of the failure that stopped the opening (a corrupt or
+    // unreadable file: CorruptData, Io; V1/V2 without the Tunstall tables: Unsupported).
     static std::unique_ptr<Database> open(const std::filesystem::path& directory, const DatabaseOptions& options = {});
+    // Opens several directories as one database: each kind (WLD, DTW, MTC) comes from the first
+    // directory that holds it. Throws as open() for a directory that holds nothing.
+    static std::unique_ptr<Database> open(std::span<const std::filesystem::path> directories,
+                                          const DatabaseOptions& options = {});
     ~Database() override;
 
     // The type of the WLD data if any, else of the distance data (what egdb_identify reports).
@@ -82,12 +83,20 @@ public:
     bool has_wld() const noexcept;
     bool has_dtw() const noexcept;
     bool has_mtc() const noexcept;
+    // The first directory opened (the one of a single-directory database).
     const std::filesystem::path& directory() const noexcept { return directory_; }
+    // The source of each kind (nullptr when not held), and all of them.
+    const Backend* backend(StoredKind kind) const noexcept;
+    std::span<const std::unique_ptr<Backend>> backends() const noexcept { return backends_; }
 
     // egdb_lookup: the raw stored value of the primary data as upstream returns it (Kingsrow
     // integer codes: WLD -2..5, MTC plies or 1, DTW floor(plies/2) or -2/-1); for a native
     // database the stored WLD code, EGDB_UNKNOWN (0) where the side to move must capture.
     int lookup(const Position& position, Color side_to_move, bool conditional = false) const;
+
+    // The raw stored code of one kind, as egdb_lookup returns it on a database of that kind alone
+    // (Backend::lookup). Throws LookupNotPossible when the database holds no such kind.
+    int lookup_stored(StoredKind kind, const Position& position, Color side_to_move) const;
 
     // The true win/loss/draw for the side to move, for any position with at most max_pieces:
     // captures, unstored positions and partial values resolved by search (13.3, no time limit).
@@ -134,33 +143,32 @@ public:
     };
     Stats stats() const;
 
-    // Problems found by the format's verification (published CRCs for Kingsrow sets, page CRCs
-    // and one-ply consistency for native ones); empty when all is well.
-    std::vector<std::string> verify(const std::function<bool(const std::string&, std::int64_t, std::int64_t)>& progress,
-                                    int threads = 1) const;
-
     // Plies the search for captures and unstored sides goes down at most (13.3).
     static constexpr int kMaxSearchDepth = 64;
 
 private:
     Database() = default;
+    void add_directory(const std::filesystem::path& directory, const DatabaseOptions& options, int piece_limit);
     void check_pieces(const Position& position) const;
     // The positions from the root to the current one, for the repetition check: on the stack, so
     // that a lookup with search allocates nothing.
     using SearchPath = std::array<Position, kMaxSearchDepth + 1>;
     // `root_lookup`: the raw value of the root position, when already looked up (batches).
-    int kingsrow_search(const Position& position, Color side, int depth, int alpha, int beta, SearchPath& path,
-                        bool force_search, std::optional<int> root_lookup = {}) const;
-    int kingsrow_dtw(const Position& position, Color side, bool winning, int depth) const;
-    WldValue wld_of_search(int search_value) const;  // throws LookupNotPossible for unresolved values
+    kingsrow::WldResult search(const Position& position, Color side, int depth, kingsrow::WldResult alpha,
+                               kingsrow::WldResult beta, SearchPath& path, std::optional<int> root_lookup = {}) const;
+    int searched_dtw(const Position& p, Color side, bool winning, int depth) const;
+    WldValue wld_of_search(kingsrow::WldResult result) const;  // throws LookupNotPossible for unresolved values
+    // resolved_->value() serves every kind this database holds.
+    bool resolved_serves_all() const noexcept;
 
     std::filesystem::path directory_;
     DatabaseType type_ = DatabaseType::Native;
     int max_pieces_ = 0;
-    std::unique_ptr<native::NativeDatabase> native_;
-    std::unique_ptr<kingsrow::WldDatabase> kingsrow_wld_;
-    std::unique_ptr<kingsrow::MtcDatabase> kingsrow_mtc_;
-    std::unique_ptr<kingsrow::DtwDatabase> kingsrow_dtw_;
+    std::vector<std::unique_ptr<Backend>> backends_;
+    const Backend* wld_ = nullptr;
+    const Backend* dtw_ = nullptr;
+    const Backend* mtc_ = nullptr;
+    const ResolvingBackend* resolved_wld_ = nullptr;  // wld_ when it resolves positions itself
     mutable StripedCounter lookups_;
 };
 

@@ -7,14 +7,9 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include "core/util/error.hpp"
 
 namespace egdb {
-
-// A file that cannot be opened, read or mapped; what() names the file and the reason.
-class FileError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 class MappedFile {
 public:

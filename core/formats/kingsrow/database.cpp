@@ -3,12 +3,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/formats/kingsrow/identify.hpp"
-#include "core/formats/kingsrow/mtc_codec.hpp"
-#include "core/formats/kingsrow/runlen_codec.hpp"
-#include "core/formats/kingsrow/stream_database.hpp"
-#include "core/formats/kingsrow/tunstall_v1_codec.hpp"
-#include "core/formats/kingsrow/tunstall_v2_codec.hpp"
+#include "core/formats/kingsrow/directory/identify.hpp"
+#include "core/formats/kingsrow/codecs/mtc_codec.hpp"
+#include "core/formats/kingsrow/codecs/runlen_codec.hpp"
+#include "core/formats/kingsrow/text_index/stream_database.hpp"
+#include "core/formats/kingsrow/codecs/tunstall_v1_codec.hpp"
+#include "core/formats/kingsrow/codecs/tunstall_v2_codec.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -32,6 +32,8 @@ public:
                       std::span<int> out) const override {
         engine_.lookup_many(positions, sides, out);
     }
+    PageCacheStats cache_stats() const override { return engine_.cache_stats(); }
+    std::size_t file_count() const override { return engine_.table().files().size(); }
 
 private:
     DbType type_;
@@ -57,6 +59,8 @@ public:
         const int code = engine_.lookup(p, side, conditional);
         return code == MtcValue::kLessThanThresholdCode ? MtcValue::less_than_threshold() : MtcValue::plies(code);
     }
+    PageCacheStats cache_stats() const override { return engine_.cache_stats(); }
+    std::size_t file_count() const override { return engine_.table().files().size(); }
 
 private:
     StreamDatabase<MtcCodec> engine_;
@@ -89,7 +93,8 @@ std::unique_ptr<Database> open_database(const std::filesystem::path& directory, 
             return std::make_unique<WldStreamDatabase<TunstallV2Codec>>(directory, type, pieces, options);
         case DbType::MtcRunlen: return std::make_unique<MtcStreamDatabase>(directory, pieces, options);
         case DbType::Dtw:
-        case DbType::WldHuffman: break;
+        case DbType::WldHuffman:
+        case DbType::Native: break;
     }
     throw std::invalid_argument(std::string(name_of(type)) + " databases are not opened by this reader");
 }
@@ -97,7 +102,7 @@ std::unique_ptr<Database> open_database(const std::filesystem::path& directory, 
 std::unique_ptr<Database> open_database(const std::filesystem::path& directory, const OpenOptions& options) {
     const std::optional<Identification> id = identify(directory);
     if (!id) {
-        throw std::runtime_error("No egdb found in " + directory.string() +
+        throw RuntimeError(ErrorKind::NoDatabase, "No egdb found in " + directory.string() +
                                  ": no identifying Kingsrow index file (db<n>.idx1, .idx, .idx_mtc, .idx_dtw); found" +
                                  listing(directory));
     }

@@ -11,6 +11,7 @@
 #include <span>
 
 #include "core/board/position.hpp"
+#include "core/cache/page_cache.hpp"
 #include "core/formats/kingsrow/open_options.hpp"
 #include "core/formats/kingsrow/result.hpp"
 
@@ -26,7 +27,7 @@ public:
     virtual int max_pieces_one_side() const noexcept = 0;
 
     // egdb_lookup's integer result, for the C ABI and tools: the WldResult or MtcValue code.
-    // Throws CorruptDatabaseError when a block read from disk contradicts its index.
+    // Throws CorruptDataError when a block read from disk contradicts its index.
     virtual int lookup_code(const Position& p, Color side_to_move, Conditional conditional) const = 0;
 
     // lookup_code(positions[i], sides[i], Conditional::No) into out[i] for every i (the spans have
@@ -35,12 +36,16 @@ public:
                               std::span<int> out) const {
         for (std::size_t i = 0; i < positions.size(); ++i) out[i] = lookup_code(positions[i], sides[i], Conditional::No);
     }
+
+    // Counters of the block cache (zero for data served from memory) and the files read.
+    virtual PageCacheStats cache_stats() const = 0;
+    virtual std::size_t file_count() const = 0;
 };
 
 class WldDatabase : public Database {
 public:
     // The value of `p` with `side_to_move` to move, or the documented codes of 3.3 when the
-    // database does not hold it. Throws CorruptDatabaseError as lookup_code.
+    // database does not hold it. Throws CorruptDataError as lookup_code.
     virtual WldResult lookup(const Position& p, Color side_to_move, Conditional conditional = Conditional::No) const = 0;
 };
 
@@ -52,7 +57,7 @@ public:
 // Identifies the directory (identify.hpp) and opens it with the effective piece count of 12.1.
 // Throws std::runtime_error ("No egdb found in <dir> ...", naming what was found),
 // TunstallTablesUnavailable (V1/V2 without the tables, the message says how to provide them),
-// FileError, IndexFileError and CorruptDatabaseError.
+// FileError, IndexFileError and CorruptDataError.
 std::unique_ptr<Database> open_database(const std::filesystem::path& directory, const OpenOptions& options = {});
 
 // Opens the files of `type` up to `max_pieces` (further limited by the maxpieces option),

@@ -2,18 +2,6 @@
 
 namespace egdb::kingsrow {
 
-std::string_view name_of(DbType type) noexcept {
-    switch (type) {
-        case DbType::WldRunlen: return "EGDB_WLD_RUNLEN";
-        case DbType::MtcRunlen: return "EGDB_MTC_RUNLEN";
-        case DbType::WldHuffman: return "EGDB_WLD_HUFFMAN";
-        case DbType::WldTunV1: return "EGDB_WLD_TUN_V1";
-        case DbType::WldTunV2: return "EGDB_WLD_TUN_V2";
-        case DbType::Dtw: return "EGDB_DTW";
-    }
-    return "unknown type";
-}
-
 std::string_view name_of(WldResult r) noexcept {
     switch (r) {
         case WldResult::SubdbUnavailable: return "EGDB_SUBDB_UNAVAILABLE";

@@ -6,24 +6,16 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/formats/database_type.hpp"
+
 namespace egdb::kingsrow {
 
-// The upstream EGDB_TYPE values.
-enum class DbType : std::uint8_t {
-    WldRunlen = 0,
-    MtcRunlen = 1,
-    WldHuffman = 2,  // no driver exists (section 9); never opened
-    WldTunV1 = 3,
-    WldTunV2 = 4,
-    Dtw = 5,
-};
+// The Kingsrow types are the upstream values of the one DatabaseType (EGDB_WLD_RUNLEN ...
+// EGDB_DTW); EGDB_NATIVE is never a Kingsrow type.
+using DbType = DatabaseType;
+using egdb::name_of;
 
 constexpr int to_code(DbType type) noexcept { return static_cast<int>(type); }
-std::string_view name_of(DbType type) noexcept;  // "EGDB_WLD_TUN_V2", ...
-
-constexpr bool is_wld(DbType type) noexcept {
-    return type == DbType::WldRunlen || type == DbType::WldTunV1 || type == DbType::WldTunV2;
-}
 
 // A WLD lookup result (EGDB_SUBDB_UNAVAILABLE ... EGDB_WIN_OR_DRAW), from the point of view of the
 // side to move.
@@ -53,7 +45,6 @@ public:
     static constexpr MtcValue less_than_threshold() noexcept { return MtcValue(kLessThanThresholdCode); }
     static constexpr MtcValue plies(int even_plies) noexcept { return MtcValue(even_plies); }
 
-    constexpr bool is_less_than_threshold() const noexcept { return code_ == kLessThanThresholdCode; }
     constexpr int to_code() const noexcept { return code_; }
 
     friend constexpr bool operator==(MtcValue, MtcValue) = default;

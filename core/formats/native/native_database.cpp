@@ -14,7 +14,7 @@ NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptio
     : directory_(directory) {
     std::error_code ec;
     if (!std::filesystem::is_directory(directory, ec)) {
-        throw FileError("cannot open database directory " + directory.string() + ": not a directory");
+        throw RuntimeError(ErrorKind::NoDatabase, "cannot open database directory " + directory.string() + ": not a directory");
     }
     const std::regex name_pattern(R"(slice-([0-9])([0-9])([0-9])([0-9])\.egdb)");
     std::uint64_t owner = 0;
@@ -26,7 +26,7 @@ NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptio
         auto file = std::make_unique<SliceFileReader>(entry.path());
         const SliceId named{m[1].str()[0] - '0', m[2].str()[0] - '0', m[3].str()[0] - '0', m[4].str()[0] - '0'};
         if (!(file->slice() == named) || !is_canonical(named)) {
-            throw CorruptFileError(entry.path().string() + ": holds slice " + file->slice().to_string() +
+            throw CorruptDataError(entry.path().string() + ": holds slice " + file->slice().to_string() +
                                    ", which does not match its name or is not canonical");
         }
         SliceEntry& e = slices_[slot_of(named)];
@@ -37,7 +37,7 @@ NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptio
         ++found;
     }
     if (found == 0) {
-        throw std::invalid_argument("no egdb slice files (slice-*.egdb) in " + directory.string());
+        throw RuntimeError(ErrorKind::NoDatabase, "no egdb slice files (slice-*.egdb) in " + directory.string());
     }
     std::size_t page_bytes = 0;
     for (const SliceEntry& e : slices_) {

@@ -17,13 +17,14 @@
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/generate/solved_lookup.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 
 // A position whose slice (or value kind) the database does not hold.
-class MissingSliceError : public std::out_of_range {
+class MissingSliceError : public ErrorOf<std::out_of_range, ErrorKind::LookupNotPossible> {
 public:
-    using std::out_of_range::out_of_range;
+    using ErrorOf::ErrorOf;
 };
 
 struct OpenOptions {
@@ -32,7 +33,7 @@ struct OpenOptions {
 
 class NativeDatabase final : public SolvedLookup {
 public:
-    // Throws FileError (missing or unreadable directory or file), CorruptFileError (a damaged
+    // Throws FileError (missing or unreadable directory or file), CorruptDataError (a damaged
     // slice file), std::invalid_argument (no slice file in the directory).
     explicit NativeDatabase(const std::filesystem::path& directory, OpenOptions options = {});
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <filesystem>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -51,6 +52,9 @@ struct SectionDescriptor {
 
 // File name of a slice in a native database directory.
 std::string slice_file_name(int nbm, int nbk, int nwm, int nwk);
+
+// Whether `directory` holds at least one native slice file (what makes it a native database).
+bool has_slice_files(const std::filesystem::path& directory);
 
 // Bytes of a packed page of `count` values of `bits` bits.
 constexpr std::size_t packed_size(std::size_t count, unsigned bits) noexcept {

@@ -12,7 +12,7 @@ namespace egdb::native {
 namespace {
 
 [[noreturn]] void corrupt(const std::filesystem::path& path, const std::string& what) {
-    throw CorruptFileError(path.string() + ": " + what);
+    throw CorruptDataError(path.string() + ": " + what);
 }
 
 }  // namespace

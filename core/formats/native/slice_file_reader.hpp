@@ -15,12 +15,6 @@
 
 namespace egdb::native {
 
-// The file is not a valid native slice file, or a checksum does not match. what() names the file.
-class CorruptFileError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 struct PageRef {
     std::uint64_t offset = 0;    // absolute file offset
     std::uint32_t size = 0;      // 0: constant page
@@ -29,7 +23,7 @@ struct PageRef {
 
 class SliceFileReader {
 public:
-    explicit SliceFileReader(const std::filesystem::path& path);  // throws FileError, CorruptFileError
+    explicit SliceFileReader(const std::filesystem::path& path);  // throws FileError, CorruptDataError
 
     SliceId slice() const noexcept { return slice_; }
     std::uint64_t positions() const noexcept { return positions_; }
@@ -43,7 +37,7 @@ public:
     PageRef page(int section, std::uint64_t page) const noexcept;
 
     // Decompresses page `page` of `section` into `out` (packed values, see the format), checking
-    // its CRC. A constant page is expanded. Throws CorruptFileError on a checksum or codec error.
+    // its CRC. A constant page is expanded. Throws CorruptDataError on a checksum or codec error.
     void load_page(int section, std::uint64_t page, std::vector<std::byte>& out) const;
 
     // CRC check of every page of every section without decompressing; returns the number of bad
@@ -69,6 +63,7 @@ inline std::uint32_t packed_value(std::span<const std::byte> page, unsigned bits
 }  // namespace egdb::native
 
 #include "core/util/crc32c.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 

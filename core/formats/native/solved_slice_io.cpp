@@ -113,7 +113,7 @@ SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStor
         const int dtw_section = file.find_section(ValueKind::Dtw, side);
         const int mtc_section = file.find_section(ValueKind::Mtc, side);
         if (wld_section < 0) {
-            throw CorruptFileError(file.path().string() + ": no WLD section for " +
+            throw CorruptDataError(file.path().string() + ": no WLD section for " +
                                    (side == Color::Black ? "black" : "white") + " to move");
         }
         auto dtw = solved.dtw_codes(side);

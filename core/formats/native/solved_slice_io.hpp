@@ -49,7 +49,7 @@ bool can_restore(const SliceFileReader& file);
 // (captures lead to smaller slices), and the White side of a colour-symmetric slice is filled by
 // reversal. The result is the solution when can_restore(file); a file without DTW sections gives
 // DTW codes that carry only WLD (1 for a win, 0 for a loss), one without MTC sections MTC 0.
-// Throws CorruptFileError when a stored side has no WLD section or a page is damaged, and what
+// Throws CorruptDataError when a stored side has no WLD section or a page is damaged, and what
 // `smaller` throws for a slice it does not hold.
 // With `must_capture`, (*must_capture)[side] receives, for each stored side, the bitset of the
 // positions where that side has a capture (bit i % 64 of word i / 64), found on the way.

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "core/formats/kingsrow/file_set.hpp"
+#include "core/formats/kingsrow/directory/file_set.hpp"
 #include "core/formats/kingsrow/dtw/dtw_index_record.hpp"
 
 namespace egdb::kingsrow {
@@ -18,7 +18,7 @@ struct DtwDatabase::DataFile {
 namespace {
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-    throw DtwFormatError(path.string() + ": " + what);
+    throw CorruptDataError(path.string() + ": " + what);
 }
 
 }  // namespace
@@ -45,7 +45,7 @@ DtwDatabase::DtwDatabase(const std::filesystem::path& directory, const DtwOpenOp
         if (exists(f.index_name(traits)) || exists(f.data_name(traits))) max_pieces_ = std::max(max_pieces_, f.pieces);
     }
     if (max_pieces_ == 0) {
-        throw DtwFormatError(directory.string() + ": no EGDB_DTW database here (no db<n>" +
+        throw RuntimeError(ErrorKind::NoDatabase, directory.string() + ": no EGDB_DTW database here (no db<n>" +
                              std::string(traits.index_extension) + " / db<n>" + std::string(traits.data_extension) +
                              " files of 2 to " + std::to_string(limit) + " pieces)");
     }
@@ -173,7 +173,7 @@ int DtwDatabase::read_value(const Table& table, const DtwSubslice& subslice, std
     }
     const int value = subslice.value_at(words, where.offset);
     if (value < 0) {
-        throw DtwFormatError(table.file->data.path().string() + ": the data of slice " + table.indexer->slice().to_string() +
+        throw CorruptDataError(table.file->data.path().string() + ": the data of slice " + table.indexer->slice().to_string() +
                              " does not decode at miniblock " + std::to_string(where.global_miniblock) +
                              " (corrupt data file)");
     }

@@ -51,7 +51,7 @@ public:
     // a file present, capped by options.max_pieces. db2..db5 up to P must all be present; a
     // missing per-slice file (6, 7 pieces) is skipped, as upstream does. Every index record is
     // validated against its slice and the data file's size. Throws FileError (unreadable file)
-    // or DtwFormatError (no database, missing or malformed file); what() names the file and the
+    // or CorruptDataError (no database, missing or malformed file); what() names the file and the
     // record.
     explicit DtwDatabase(const std::filesystem::path& directory, const DtwOpenOptions& options = {});
     ~DtwDatabase() override;
@@ -60,7 +60,7 @@ public:
 
     // The stored value for `position` with `side_to_move` to move, or one of the codes above.
     // With Conditional::Yes, a block that would have to be read from disk is not read and
-    // kDtwNotInCache is returned. Throws DtwFormatError when the data of the subslice does not
+    // kDtwNotInCache is returned. Throws CorruptDataError when the data of the subslice does not
     // decode (a damaged .cpr_dtw file). The position must be well formed (1.3). Thread-safe.
     int lookup(const Position& position, Color side_to_move, Conditional conditional = Conditional::No) const;
 
@@ -77,7 +77,8 @@ public:
     // The files read, as index-file paths.
     std::vector<std::filesystem::path> files() const;
     // Block cache counters (zero without a cache).
-    PageCacheStats cache_stats() const;
+    PageCacheStats cache_stats() const override;
+    std::size_t file_count() const override { return files_.size(); }
 
 private:
     struct DataFile;

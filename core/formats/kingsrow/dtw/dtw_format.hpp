@@ -8,15 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
-
-// A .idx_dtw or .cpr_dtw file that is malformed, truncated or inconsistent. what() names the file
-// and, where it applies, the record (slice, colour, subslice) and the field.
-class DtwFormatError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 // Values a DTW lookup returns besides a distance v >= 0 (spec 3.3, 12.6).
 inline constexpr int kDtwSubdbUnavailable = -2;  // EGDB_SUBDB_UNAVAILABLE

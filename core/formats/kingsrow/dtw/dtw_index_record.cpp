@@ -35,7 +35,7 @@ public:
     }
 
     [[noreturn]] void fail(const std::string& what) const {
-        throw DtwFormatError(file_name_ + ": record " + std::to_string(record_number_) + " (at byte " +
+        throw CorruptDataError(file_name_ + ": record " + std::to_string(record_number_) + " (at byte " +
                              std::to_string(record_offset_) + "): " + what);
     }
 

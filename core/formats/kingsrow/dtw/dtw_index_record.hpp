@@ -46,7 +46,7 @@ constexpr std::int64_t dtw_blocks_touched(std::uint64_t g0, std::uint64_t minibl
 
 // Parses every record of an index file image. Checks the structure only (field sizes, the
 // npieces sum, the 17-bit table length, the block count); the reader checks the rest against
-// the slice and the data file. Throws DtwFormatError naming `file_name`, the record number and
+// the slice and the data file. Throws CorruptDataError naming `file_name`, the record number and
 // the byte offset.
 std::vector<DtwIndexRecord> parse_dtw_index(std::span<const std::byte> bytes, const std::string& file_name);
 

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/formats/kingsrow/crc32.hpp"
-#include "core/formats/kingsrow/file_set.hpp"
-#include "core/formats/kingsrow/identify.hpp"
+#include "core/formats/kingsrow/directory/crc32.hpp"
+#include "core/formats/kingsrow/directory/file_set.hpp"
+#include "core/formats/kingsrow/directory/identify.hpp"
 #include "core/formats/kingsrow/dtw/dtw_index_record.hpp"
 #include "core/formats/kingsrow/dtw/miniblock_bits.hpp"
 #include "core/util/mapped_file.hpp"

@@ -20,7 +20,7 @@
 #include "core/formats/kingsrow/dtw/dtw_format.hpp"
 #include "core/formats/kingsrow/dtw/huffman_code.hpp"
 #include "core/formats/kingsrow/dtw/repair_grammar.hpp"
-#include "core/formats/kingsrow/file_set.hpp"
+#include "core/formats/kingsrow/directory/file_set.hpp"
 #include "core/index/slice.hpp"
 
 namespace egdb::kingsrow {

@@ -1,0 +1,16 @@
+#include "core/util/peak_memory.hpp"
+
+#include <windows.h>
+#include <psapi.h>
+
+namespace egdb {
+
+double peak_memory_mib() noexcept {
+    PROCESS_MEMORY_COUNTERS counters{};
+    counters.cb = sizeof counters;
+    // K32GetProcessMemoryInfo lives in KERNEL32.dll: the DLL imports nothing else of the system.
+    if (!K32GetProcessMemoryInfo(GetCurrentProcess(), &counters, sizeof counters)) return 0;
+    return static_cast<double>(counters.PeakWorkingSetSize) / (1024.0 * 1024.0);
+}
+
+}  // namespace egdb

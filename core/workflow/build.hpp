@@ -1,0 +1,93 @@
+// `build` as one workflow for every caller (`egdb build`, egdb_build of the C ABI and through it
+// the bindings): solves every endgame of up to N pieces by retrograde analysis and writes it as a
+// native database (resumable: finished slice files are loaded instead of solved again, leftovers
+// of an interrupted write are removed) or as Kingsrow files that the Kingsrow driver opens. It
+// ends with a check of what was written: `verify` for native data; for Kingsrow files a read-back
+// through Database::open (the path egdb_open takes) against the solution.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/formats/kingsrow/export/solved_export.hpp"
+#include "core/formats/native/solved_slice_io.hpp"
+#include "core/workflow/kingsrow_read_back.hpp"
+#include "core/workflow/verify.hpp"
+
+namespace egdb::workflow {
+
+enum class OutputFormat : std::uint8_t { Native, KingsrowV2, KingsrowV1, KingsrowRunlen };
+
+// "native", "kingsrow-v2", "kingsrow-v1", "kingsrow-runlen"; throws RuntimeError(InvalidArgument)
+// naming the accepted words for anything else.
+OutputFormat parse_output_format(std::string_view text);
+std::string_view to_string(OutputFormat format) noexcept;
+
+// A comma-separated subset of "wld,dtw,mtc" that includes wld (DTW and MTC are read together with
+// WLD); throws RuntimeError(InvalidArgument) naming an unknown, empty or repeated item.
+native::ValueKinds parse_value_kinds(std::string_view text);
+
+struct BuildRequest {
+    int pieces = 0;  // 2 .. 2 * kMaxPiecesPerSide
+    std::filesystem::path out;
+    int threads = 0;  // 0: every core
+    native::ValueKinds kinds;
+    OutputFormat format = OutputFormat::Native;
+    int zstd_level = native::WriteOptions{}.zstd_level;  // native pages
+    bool verify = true;
+    std::uint64_t read_back_samples = 100'000;  // Kingsrow: positions sampled per slice (0: none)
+};
+
+enum class BuildStage : std::uint8_t { Resume, Solve, Write, Verify };
+
+// One finished unit of a stage: a slice resumed, solved (and, for native data, written), a
+// Kingsrow table written, a slice verified.
+struct BuildItem {
+    BuildStage stage = BuildStage::Solve;
+    std::string label;            // "2110", "2110 b" (a Kingsrow table: slice and side to move)
+    std::uint64_t positions = 0;  // work units of the item
+    double seconds = 0;
+    std::string detail;           // e.g. "solve 0.20 s, write 0.05 s, 0.180 WLD bits/position"
+    std::uint64_t stage_done = 0;   // work units of the stage finished so far
+    std::uint64_t stage_total = 0;  // work units of the stage in all (0: not known in advance)
+};
+
+struct BuildObserver {
+    // A stage starts with `total` work units (positions; 0: not known).
+    std::function<void(BuildStage stage, std::uint64_t total)> on_stage;
+    // An item finished; returning false cancels the build (it then throws ErrorKind::Cancelled;
+    // what is finished stays on disk, so running it again resumes a native build).
+    std::function<bool(const BuildItem&)> on_item;
+    // A note that does not stop the build (a damaged slice file solved again).
+    std::function<void(const std::string&)> on_warning;
+};
+
+struct BuildReport {
+    std::filesystem::path out;
+    OutputFormat format = OutputFormat::Native;
+    int pieces = 0;
+    std::size_t slices = 0;
+    std::uint64_t positions = 0;  // indices of the canonical slices (each for both sides to move)
+    std::size_t resumed_slices = 0;
+    double seconds = 0;  // solve and write
+    double solve_seconds = 0;
+    double write_seconds = 0;
+    double solve_peak_memory_mib = 0;
+    double peak_memory_mib = 0;  // at the end of writing
+    kingsrow::KingsrowExportReport kingsrow_sizes;  // Kingsrow formats
+    std::optional<VerifyResult> verify;               // native, when asked for
+    std::optional<ExportCheckReport> read_back;       // Kingsrow, when asked for
+    double check_seconds = 0;
+
+    bool ok() const noexcept;
+};
+
+// Throws RuntimeError(InvalidArgument) for a bad request, FileError when the output cannot be
+// created or written, RuntimeError(Cancelled) when the observer cancels.
+BuildReport build_database(const BuildRequest& request, const BuildObserver& observer = {});
+
+}  // namespace egdb::workflow

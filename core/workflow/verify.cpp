@@ -1,0 +1,131 @@
+#include "core/workflow/verify.hpp"
+
+#include <chrono>
+#include <thread>
+
+#include "core/formats/native/native_layout.hpp"
+#include "core/util/error.hpp"
+
+namespace egdb::workflow {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+void report_item(const VerifyRequest& request, const VerifyItem& item) {
+    if (request.on_item && !request.on_item(item)) throw RuntimeError(ErrorKind::Cancelled, "verification cancelled");
+}
+
+VerifyResult verify_native(const std::filesystem::path& directory, const VerifyRequest& request) {
+    const auto start = std::chrono::steady_clock::now();
+    VerifyResult result;
+    result.directory = directory;
+    result.native = true;
+    native::VerifyOptions options;
+    options.threads = request.threads > 0 ? request.threads : default_threads();
+    options.on_slice_done = [&](const native::VerifyProgress& p) {
+        report_item(request, VerifyItem{p.slice.to_string(), p.positions, p.mismatches, p.checked, p.seconds,
+                                        static_cast<std::int64_t>(p.slices_done), static_cast<std::int64_t>(p.slices_total)});
+    };
+    result.native_report = native::verify_native_database(directory, options);
+    result.seconds = seconds_since(start);
+    return result;
+}
+
+// The file families a Kingsrow handle holds whose CRCs are published: WLD and MTC (DTW files are
+// checked by their consistency only, as upstream's driver does not verify them either).
+VerifyResult verify_kingsrow(const Database& db, const VerifyRequest& request) {
+    const auto start = std::chrono::steady_clock::now();
+    VerifyResult result;
+    result.directory = db.directory();
+    result.kingsrow_type = db.type();
+    std::vector<kingsrow::DbType> types;
+    if (db.has_wld()) types.push_back(db.type());
+    if (db.has_mtc()) types.push_back(kingsrow::DbType::MtcRunlen);
+    std::int64_t done = 0;
+    for (const kingsrow::DbType type : types) {
+        KingsrowFilesReport files;
+        files.type = type;
+        files.files = kingsrow::verify_files(db.directory(), type, db.max_pieces());
+        files.written_by_egdb = kingsrow::written_by_egdb(db.directory(), type, db.max_pieces());
+        files.ok = kingsrow::files_pass(files.files, files.written_by_egdb);
+        for (const kingsrow::FileCheck& f : files.files) {
+            report_item(request, VerifyItem{f.file, 0, f.status == kingsrow::FileStatus::Ok ? 0u : 1u, true, 0, ++done, 0});
+        }
+        result.kingsrow_files.push_back(std::move(files));
+    }
+    if (request.samples > 0 && !db.has_wld()) result.consistency_needs_wld = true;
+    if (request.samples > 0 && db.has_wld()) {
+        ConsistencyOptions options;
+        options.samples_per_table = request.samples;
+        options.threads = request.threads > 0 ? request.threads : default_threads();
+        auto table_start = std::chrono::steady_clock::now();
+        std::int64_t tables = 0;
+        options.on_table = [&](SliceId slice, Color side, std::uint64_t checked, std::uint64_t mismatches) {
+            report_item(request, VerifyItem{slice.to_string() + (side == Color::Black ? " b" : " w"), checked, mismatches,
+                                            true, seconds_since(table_start), ++tables, 0});
+            table_start = std::chrono::steady_clock::now();
+        };
+        result.consistency = check_consistency(db, options);
+    }
+    result.seconds = seconds_since(start);
+    return result;
+}
+
+}  // namespace
+
+int default_threads() noexcept {
+    const unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : static_cast<int>(n);
+}
+
+bool VerifyResult::files_ok() const noexcept {
+    for (const KingsrowFilesReport& f : kingsrow_files) {
+        if (!f.ok) return false;
+    }
+    return true;
+}
+
+bool VerifyResult::ok() const noexcept {
+    if (native) return native_report.ok();
+    return files_ok() && (!consistency || consistency->ok());
+}
+
+std::vector<std::string> VerifyResult::problems() const {
+    std::vector<std::string> out;
+    if (native) {
+        out = native_report.messages;
+        if (!native_report.ok() && out.empty()) out.push_back("verification of " + directory.string() + " failed");
+        return out;
+    }
+    for (const KingsrowFilesReport& files : kingsrow_files) {
+        for (const kingsrow::FileCheck& f : files.files) {
+            if (kingsrow::files_pass(std::span(&f, 1), files.written_by_egdb)) continue;
+            out.push_back(f.file + ": " + std::string(kingsrow::name_of(f.status)) +
+                          " (CRC-32 of the published Kingsrow file expected)");
+        }
+    }
+    if (consistency) {
+        out.insert(out.end(), consistency->messages.begin(), consistency->messages.end());
+        if (!consistency->ok() && consistency->messages.empty()) out.push_back("one-ply consistency check failed");
+    }
+    return out;
+}
+
+VerifyResult verify_directory(const std::filesystem::path& directory, const VerifyRequest& request) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(directory, ec)) {
+        throw DatabaseError("cannot verify " + directory.string() + ": not a directory");
+    }
+    if (native::has_slice_files(directory)) return verify_native(directory, request);
+    const std::unique_ptr<Database> db = Database::open(directory);
+    return verify_kingsrow(*db, request);
+}
+
+VerifyResult verify_database(const Database& db, const VerifyRequest& request) {
+    if (db.type() == DatabaseType::Native) return verify_native(db.directory(), request);
+    return verify_kingsrow(db, request);
+}
+
+}  // namespace egdb::workflow
