@@ -333,7 +333,10 @@ std::optional<int> Database::mtc(const Position& position, Color side) const {
         if (v.wld == WldValue::Draw) return std::nullopt;
         return v.mtc;
     }
-    // Kingsrow MTC (7): even plies from the threshold on; below it nothing is known.
+    // Kingsrow MTC (7): even plies from the threshold on; below it nothing is known. A side to
+    // move that must capture converts now (2 or 3 plies, below the threshold), and Kingsrow
+    // stores no value there (7.1: the writer's "don't care" may hold anything).
+    if (has_capture(position, side)) return std::nullopt;
     if (has_wld() && wld(position, side) == WldValue::Draw) return std::nullopt;
     lookups_.add();
     const int v = mtc_->lookup(StoredKind::Mtc, position, side, false);
