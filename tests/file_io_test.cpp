@@ -14,6 +14,7 @@
 
 #include "core/util/atomic_file_writer.hpp"
 #include "core/util/mapped_file.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace egdb {
 namespace {
@@ -21,11 +22,7 @@ namespace {
 class FileIo : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("egdb_file_io_test_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::remove_all(dir_);
-        std::filesystem::create_directories(dir_);
+        dir_ = test::scratch_path(std::string("file_io_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     }
     void TearDown() override { std::filesystem::remove_all(dir_); }
 

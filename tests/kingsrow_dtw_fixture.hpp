@@ -3,7 +3,6 @@
 // value the format stores. Shared by kingsrow_dtw_test.cpp and kingsrow_dtw_thread_test.cpp.
 #pragma once
 
-#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "core/formats/kingsrow/dtw/dtw_writer.hpp"
 #include "core/index/slice.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace egdb::kingsrow::test {
 
@@ -89,12 +89,6 @@ inline std::vector<DtwTableSource> synthetic_tables() {
     return tables;
 }
 
-inline std::filesystem::path fresh_directory(const std::string& name) {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / ("egdb_dtw_test_" + std::to_string(::getpid()) + "_" + name);
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
+inline std::filesystem::path fresh_directory(const std::string& name) { return egdb::test::scratch_path("dtw_" + name); }
 
 }  // namespace egdb::kingsrow::test

@@ -19,6 +19,7 @@
 #include "core/workflow/verify.hpp"
 #include "core/probe/database.hpp"
 #include "core/rules/movegen.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -30,9 +31,7 @@ using workflow::ExportCheckReport;
 class KingsrowExport : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        directory_ = new std::filesystem::path(std::filesystem::temp_directory_path() /
-                                               ("egdb_kingsrow_export_" + std::to_string(::getpid())));
-        std::filesystem::remove_all(*directory_);
+        directory_ = new std::filesystem::path(egdb::test::scratch_path("kingsrow_export"));
         store_ = new SolutionStore();
         BuildOptions build;
         build.threads = 2;

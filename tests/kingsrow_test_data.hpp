@@ -2,8 +2,6 @@
 // "don't care" positions, for a fixed set of slices, and helpers to write and read them back.
 #pragma once
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <random>
 #include <string>
@@ -14,25 +12,11 @@
 #include "core/formats/kingsrow/database.hpp"
 #include "core/formats/kingsrow/export/database_writer.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace egdb::kingsrow::test {
 
-// A scratch directory removed at destruction.
-class ScratchDir {
-public:
-    explicit ScratchDir(const std::string& name)
-        : path_(std::filesystem::temp_directory_path() / ("egdb_kingsrow_" + std::to_string(::getpid()) + "_" + name)) {
-        std::filesystem::remove_all(path_);
-        std::filesystem::create_directories(path_);
-    }
-    ~ScratchDir() { std::filesystem::remove_all(path_); }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    const std::filesystem::path& path() const noexcept { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
+using egdb::test::ScratchDir;
 
 struct SyntheticSide {
     SliceId slice;

@@ -19,6 +19,7 @@
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
+#include "tests/scratch_dir.hpp"
 #include "tests/shared_dir.hpp"
 #include "tests/test_positions.hpp"
 
@@ -27,12 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
-    const fs::path p = fs::temp_directory_path() / ("egdb_build_test_" + std::to_string(::getpid())) / name;
-    fs::remove_all(p);
-    fs::create_directories(p);
-    return p;
-}
+fs::path scratch(const std::string& name) { return test::scratch_path("build_" + name); }
 
 // Builds every slice up to `pieces` into `dir`; stops (throws) after `stop_after` slices if > 0.
 void build(const fs::path& dir, int pieces, int threads, std::size_t stop_after = 0) {

@@ -9,6 +9,7 @@
 
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/slice_file_writer.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace egdb::native {
 namespace {
@@ -16,11 +17,7 @@ namespace {
 class NativeFormat : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("egdb_native_test_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::remove_all(dir_);
-        std::filesystem::create_directories(dir_);
+        dir_ = test::scratch_path(std::string("native_format_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     }
     void TearDown() override { std::filesystem::remove_all(dir_); }
 

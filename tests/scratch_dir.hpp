@@ -38,4 +38,14 @@ private:
     std::filesystem::path path_;
 };
 
+// The scratch folder of this test process, removed when the process ends: for fixtures that hand
+// out paths (a suite's database, copies a test may damage) rather than own a ScratchDir.
+inline const ScratchDir& process_scratch() {
+    static const ScratchDir dir("tests");
+    return dir;
+}
+
+// A fresh, empty folder `name` in the process's scratch folder.
+inline std::filesystem::path scratch_path(const std::string& name) { return process_scratch().sub(name); }
+
 }  // namespace egdb::test
