@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "core/formats/kingsrow/export/database_writer.hpp"
 #include "core/formats/kingsrow/export/solved_export.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/generate/build_driver.hpp"
@@ -19,6 +20,7 @@
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
 #include "tests/test_positions.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace egdb {
 namespace {
@@ -29,8 +31,7 @@ class ProbeDatabase : public ::testing::Test {
 protected:
     static int pieces() { return test::quick_mode() ? 3 : 4; }
     static void SetUpTestSuite() {
-        root_ = new fs::path(fs::temp_directory_path() / ("egdb_probe_test_" + std::to_string(::getpid())));
-        fs::remove_all(*root_);
+        root_ = new fs::path(test::scratch_path("probe"));
         store_ = new SolutionStore();
         BuildOptions options;
         options.threads = 2;
@@ -174,6 +175,38 @@ TEST_F(ProbeDatabase, ErrorsAreDocumented) {
     EXPECT_FALSE(db->dtw(draw.position, draw.side_to_move).has_value());
     const auto wld_only = Database::open(*root_ / "runlen");
     EXPECT_THROW(wld_only->dtw(draw.position, draw.side_to_move), LookupNotPossible);
+}
+
+// Kingsrow MTC where the side to move must capture: the file holds whatever the writer put in
+// that "don't care" position (7.1), but the capture is a conversion in 2 or 3 plies, below the
+// threshold, so mtc() says nothing is known rather than read the stored value.
+TEST(ProbeKingsrowMtc, ACapturePositionIsBelowTheThresholdWhateverIsStored) {
+    const test::ScratchDir dir("probe_mtc_capture");
+    std::vector<std::vector<std::uint16_t>> plies;
+    std::vector<kingsrow::MtcTable> tables;
+    for (const SliceId s : canonical_slices(2)) {
+        for (const Color side : {Color::Black, Color::White}) {
+            if (is_color_symmetric(s) && side == Color::White) continue;
+            plies.emplace_back(slice_size(s), std::uint16_t{20});
+        }
+    }
+    std::size_t t = 0;
+    for (const SliceId s : canonical_slices(2)) {
+        for (const Color side : {Color::Black, Color::White}) {
+            if (is_color_symmetric(s) && side == Color::White) continue;
+            tables.push_back({s, side, plies[t++], {}});
+        }
+    }
+    kingsrow::write_mtc_database(dir.path(), tables);
+    const auto db = Database::open(dir.path());
+    ASSERT_TRUE(db->has_mtc());
+    const FenPosition capture = parse_fen("W:W28:B23");  // White must take 28x19
+    ASSERT_TRUE(has_capture(capture.position, capture.side_to_move));
+    EXPECT_EQ(db->lookup_stored(StoredKind::Mtc, capture.position, capture.side_to_move), 20);
+    EXPECT_EQ(db->mtc(capture.position, capture.side_to_move), std::nullopt);
+    const FenPosition quiet = parse_fen("W:W28:B5");
+    ASSERT_FALSE(has_capture(quiet.position, quiet.side_to_move));
+    EXPECT_EQ(db->mtc(quiet.position, quiet.side_to_move), 20);
 }
 
 }  // namespace

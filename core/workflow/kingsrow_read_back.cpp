@@ -5,11 +5,11 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/parallel_ranges.hpp"
 
 namespace egdb::workflow {
 
@@ -93,24 +93,14 @@ private:
     std::vector<std::string> problems_;
 };
 
-// Runs body(first, last) over [0, n) in chunks handed out to `threads` threads; returns the sum
-// of what the calls return.
+// The sum of what body(first, last) returns over chunks of [0, n) run on `threads` threads
+// (parallel_chunks: a worker's exception reaches the caller).
 template <class Body>
-std::uint64_t parallel_chunks(std::uint64_t n, int threads, Body&& body) {
-    constexpr std::uint64_t kChunk = 1 << 14;
-    std::atomic<std::uint64_t> next{0}, total{0};
-    auto work = [&] {
-        std::uint64_t counted = 0;
-        for (std::uint64_t first = next.fetch_add(kChunk); first < n; first = next.fetch_add(kChunk)) {
-            counted += body(first, std::min(n, first + kChunk));
-        }
-        total.fetch_add(counted);
-    };
-    {
-        std::vector<std::jthread> workers;
-        for (int t = 1; t < threads; ++t) workers.emplace_back(work);
-        work();
-    }
+std::uint64_t parallel_sum(std::uint64_t n, int threads, Body&& body) {
+    std::atomic<std::uint64_t> total{0};
+    parallel_chunks(n, threads, std::uint64_t{1} << 14, [&](std::uint64_t first, std::uint64_t last) {
+        total.fetch_add(body(first, last), std::memory_order_relaxed);
+    });
     return total.load();
 }
 
@@ -130,7 +120,7 @@ ExportCheckReport check_kingsrow_export(const std::filesystem::path& directory, 
         for (SliceId s : slices) {
             const SolvedSlice& solved = *store.find(s);
             const SliceIndexer& indexer = slice_indexer(s);
-            report.stored_positions += parallel_chunks(solved.size(), options.threads, [&](std::uint64_t first, std::uint64_t last) {
+            report.stored_positions += parallel_sum(solved.size(), options.threads, [&](std::uint64_t first, std::uint64_t last) {
                 std::uint64_t counted = 0;
                 for (std::uint64_t i = first; i < last; ++i) {
                     const Position p = indexer.position_at(i);
@@ -151,7 +141,7 @@ ExportCheckReport check_kingsrow_export(const std::filesystem::path& directory, 
             const bool whole = size <= options.samples_per_slice;
             const std::uint64_t count = whole ? size : options.samples_per_slice;
             ++report.sampled_slices;
-            report.sampled_positions += parallel_chunks(count, options.threads, [&](std::uint64_t first, std::uint64_t last) {
+            report.sampled_positions += parallel_sum(count, options.threads, [&](std::uint64_t first, std::uint64_t last) {
                 std::uint64_t counted = 0;
                 for (std::uint64_t k = first; k < last; ++k) {
                     const Position p = indexer.position_at(whole ? k : sample_index(options.seed, s, k, size));
