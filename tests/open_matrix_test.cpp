@@ -331,5 +331,46 @@ TEST_F(OpenMatrix, CliProbesAndVerifiesEveryCombination) {
     }
 }
 
+// A Kingsrow installation keeps WLD, MTC and DTW in separate folders (wld_database,
+// mtc_database, dtw_database): a list of folders opens as one database, through Database::open
+// and through egdb_open with the folders separated by ';'.
+TEST_F(OpenMatrix, SeparateFoldersOpenAsOneDatabase) {
+    const int pieces = 3;
+    const fs::path full = scratch_->path() / "full-runlen-3";
+    const fs::path wld = scratch_->sub("split-wld"), mtc = scratch_->sub("split-mtc"), dtw = scratch_->sub("split-dtw");
+    for (const auto& entry : fs::directory_iterator(full)) {
+        const std::string ext = entry.path().extension().string();
+        const fs::path& to = ext.ends_with("_mtc") ? mtc : ext.ends_with("_dtw") ? dtw : wld;
+        fs::create_hard_link(entry.path(), to / entry.path().filename());
+    }
+    const Combination all{WldFormat::Runlen, {true, true}, pieces};
+    const std::vector<fs::path> folders{dtw, mtc, wld};  // any order: each kind has one source
+    const auto db = Database::open(folders);
+    EXPECT_EQ(db->type(), DatabaseType::WldRunlen);
+    EXPECT_TRUE(db->has_wld() && db->has_mtc() && db->has_dtw());
+    EXPECT_EQ(db->max_pieces(), pieces);
+    const std::string list = dtw.string() + ";" + mtc.string() + ";" + wld.string();
+    const int handle = egdb_open("", 16, list.c_str(), "");
+    ASSERT_GE(handle, 0) << egdb_last_error(-1);
+    EXPECT_EQ(egdb_type(handle), EGDB_WLD_RUNLEN);
+    std::uint64_t mismatches = 0;
+    for (const Sample& s : samples(pieces, 20)) {
+        EgdbProbe probe{};
+        const std::string fen = to_fen(s.position, s.side);
+        const bool ok = db->wld(s.position, s.side) == s.value.wld && db->dtw(s.position, s.side) == expected_dtw(all, s) &&
+                        db->mtc(s.position, s.side) == expected_mtc(all, s) &&
+                        egdb_probe_fen(handle, fen.c_str(), &probe) == 0 && probe.dtw == expected_dtw(all, s).value_or(-1) &&
+                        probe.mtc == expected_mtc(all, s).value_or(-1);
+        if (!ok && ++mismatches <= 5) ADD_FAILURE() << fen;
+    }
+    EXPECT_EQ(mismatches, 0U);
+    EXPECT_EQ(egdb_close(handle), 0);
+    // A folder of the list that holds nothing is an error naming it, not silently skipped.
+    const fs::path empty = scratch_->sub("split-empty");
+    const std::string with_empty = list + ";" + empty.string();
+    EXPECT_EQ(egdb_open("", 16, with_empty.c_str(), ""), EGDB_OPEN_FAIL);
+    EXPECT_NE(std::string(egdb_last_error(-1)).find(empty.string()), std::string::npos) << egdb_last_error(-1);
+}
+
 }  // namespace
 }  // namespace egdb
