@@ -143,11 +143,11 @@ std::uint64_t directory_bytes(const std::filesystem::path& dir) {
 
 void print_probe_benchmark(std::ostream& out, const ProbeBenchOptions& options) {
     DatabaseOptions warm_options;
-    warm_options.cache_mb = 1024;
+    warm_options.cache_bytes = std::size_t{1024} << 20;
     const auto warm = Database::open(options.directory, warm_options);
     const int pieces = options.pieces > 0 ? options.pieces : warm->max_pieces();
     DatabaseOptions cold_options;
-    cold_options.cache_mb = options.small_cache_mb;
+    cold_options.cache_bytes = options.small_cache_mb << 20;
     const auto cold = Database::open(options.directory, cold_options);
     const std::vector<Sample> samples = random_samples(pieces, 1 << 20);
 

@@ -222,7 +222,7 @@ EGDB_API int EGDB_CALL egdb_open(const char* options, int cache_mb, const char* 
         }
         egdb::DatabaseOptions o;
         o.kingsrow_options = options != nullptr ? options : "";
-        o.cache_mb = static_cast<std::size_t>(std::max(cache_mb, 1));
+        o.cache_bytes = static_cast<std::size_t>(std::max(cache_mb, 1)) << 20;
         o.messages = [raw = entry.get()](const std::string& m) { raw->log(m); };
         // A list of directories ("wld;mtc;dtw") opens as one database (Database::open).
         std::vector<std::filesystem::path> directories;

@@ -1,5 +1,8 @@
+// `egdb bench index|perft|build|probe`: the speed tables of bench/, one subcommand each.
 #include <iostream>
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include "bench/build_table.hpp"
 #include "bench/index_table.hpp"
@@ -9,87 +12,82 @@
 #include "core/index/slice.hpp"
 
 namespace egdb::cli {
+namespace {
 
-int run_bench(Args args) {
-    constexpr const char* kHelp =
-        "usage: egdb bench index [--seconds S]\n"
-        "       egdb bench perft [--depth D] [--threads N]\n"
-        "       egdb bench build [--pieces N] [--threads N]\n"
-        "       egdb bench probe --db DIR [--pieces N] [--seconds S] [--small-cache-mb M]\n"
-        "Prints speed tables; each row is compared with a baseline measured in the same run.\n"
-        "  index   position <-> index rates on the largest material of 2..7 pieces (single thread)\n"
-        "  perft   leaves per second on the start position (depth D, default 11) and the upstream\n"
-        "          perft positions, single thread, plus one row with N threads (default 2)\n"
-        "  build   solves every slice up to N pieces (default 4) in memory: seconds, positions/s,\n"
-        "          peak memory per slice\n"
-        "  probe   lookups per second on random positions of a database (native or Kingsrow): raw and\n"
-        "          with search, single calls and batches of 256, 1 and 2 threads, warm and small cache,\n"
-        "          against dependent memory loads over the same bytes; bytes per position\n";
-    if (args.empty() || wants_help(args)) {
-        std::cout << kHelp;
-        return args.empty() ? kExitBadInput : kExitOk;
+struct Benchmark {
+    const char* name;
+    const char* arguments;
+    const char* description;  // continuation lines indented to the column of the first
+};
+
+constexpr Benchmark kBenchmarks[] = {
+    {"index", "[--seconds S]", "position <-> index rates on the largest material of 2..7 pieces (single thread)\n"},
+    {"perft", "[--depth D] [--threads N]",
+     "leaves per second on the start position (depth D, default 11) and the upstream\n"
+     "          perft positions, single thread, plus one row with N threads (default 2)\n"},
+    {"build", "[--pieces N] [--threads N]",
+     "solves every slice up to N pieces (default 4) in memory: seconds, positions/s,\n"
+     "          peak memory per slice\n"},
+    {"probe", "--db DIR [--pieces N] [--seconds S] [--small-cache-mb M]",
+     "lookups per second on random positions of a database (native or Kingsrow): raw and\n"
+     "          with search, single calls and batches of 256, 1 and 2 threads, warm and small cache,\n"
+     "          against dependent memory loads over the same bytes; bytes per position\n"},
+};
+
+// The help of `egdb bench` (every benchmark) or, given its name, of one benchmark.
+std::string help_text(std::string_view only = {}) {
+    std::string usage, rows;
+    for (const Benchmark& b : kBenchmarks) {
+        if (!only.empty() && only != b.name) continue;
+        usage += std::string(usage.empty() ? "usage: " : "       ") + "egdb bench " + b.name + " " + b.arguments + "\n";
+        rows += std::string("  ") + b.name + "   " + b.description;
     }
-    const std::string_view what = args[0];
-    if (what == "perft") {
-        bench::PerftBenchOptions options;
-        for (std::size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--depth" && i + 1 < args.size()) {
-                options.start_depth = static_cast<int>(parse_integer(args[++i], "--depth", 1, 14));
-            } else if (args[i] == "--threads" && i + 1 < args.size()) {
-                options.threads = static_cast<int>(parse_integer(args[++i], "--threads", 1, 256));
-            } else {
-                throw UsageError("unexpected argument \"" + std::string(args[i]) + "\"\n" + kHelp);
-            }
-        }
-        bench::print_perft_benchmark(std::cout, options);
+    return usage + "Prints speed tables; each row is compared with a baseline measured in the same run.\n" + rows;
+}
+
+// Adds benchmark `name`; `print` writes its table with the options its own parser filled in.
+template <class Options, class Print>
+CLI::App& add_benchmark(CLI::App& benchmarks, const char* name, std::shared_ptr<Options> options, Print print) {
+    return add_command(benchmarks, name, help_text(name), [options, print] {
+        print(std::cout, *options);
         return kExitOk;
-    }
-    if (what == "build") {
-        bench::BuildBenchOptions options;
-        for (std::size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--pieces" && i + 1 < args.size()) {
-                options.max_pieces = static_cast<int>(parse_integer(args[++i], "--pieces", 2, 2 * kMaxPiecesPerSide));
-            } else if (args[i] == "--threads" && i + 1 < args.size()) {
-                options.threads = static_cast<int>(parse_integer(args[++i], "--threads", 1, 256));
-            } else {
-                throw UsageError("unexpected argument \"" + std::string(args[i]) + "\"\n" + kHelp);
-            }
-        }
-        bench::print_build_benchmark(std::cout, options);
-        return kExitOk;
-    }
-    if (what == "probe") {
-        bench::ProbeBenchOptions options;
-        for (std::size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--db" && i + 1 < args.size()) {
-                options.directory = std::string(args[++i]);
-            } else if (args[i] == "--pieces" && i + 1 < args.size()) {
-                options.pieces = static_cast<int>(parse_integer(args[++i], "--pieces", 2, 2 * kMaxPiecesPerSide));
-            } else if (args[i] == "--seconds" && i + 1 < args.size()) {
-                options.seconds = static_cast<double>(parse_integer(args[++i], "--seconds", 1, 600));
-            } else if (args[i] == "--small-cache-mb" && i + 1 < args.size()) {
-                options.small_cache_mb = static_cast<std::size_t>(parse_integer(args[++i], "--small-cache-mb", 1, 1 << 16));
-            } else {
-                throw UsageError("unexpected argument \"" + std::string(args[i]) + "\"\n" + kHelp);
-            }
-        }
-        if (options.directory.empty()) throw UsageError(std::string("bench probe needs --db DIR\n") + kHelp);
-        bench::print_probe_benchmark(std::cout, options);
-        return kExitOk;
-    }
-    if (what == "index") {
-        double seconds = 1.0;
-        for (std::size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--seconds" && i + 1 < args.size()) {
-                seconds = static_cast<double>(parse_integer(args[++i], "--seconds", 1, 600));
-            } else {
-                throw UsageError("unexpected argument \"" + std::string(args[i]) + "\"\n" + kHelp);
-            }
-        }
-        bench::print_index_benchmark(std::cout, seconds);
-        return kExitOk;
-    }
-    throw UsageError("unknown benchmark \"" + std::string(what) + "\"\n" + kHelp);
+    });
+}
+
+}  // namespace
+
+void add_bench(CLI::App& app) {
+    CLI::App& benchmarks = add_command(app, "bench", help_text(), nullptr);
+    benchmarks.require_subcommand(0, 1);
+    // `egdb bench` alone. Checked here rather than by require_subcommand(1), whose message ("A
+    // subcommand is required") names nothing, and which would be reported instead of the word
+    // on `egdb bench frobnicate` that names no benchmark.
+    benchmarks.callback([&benchmarks] {
+        if (benchmarks.get_subcommands().empty()) throw CLI::RequiredError("a benchmark (index, perft, build or probe)");
+    });
+
+    const auto index_seconds = std::make_shared<double>(1.0);
+    CLI::App& index = add_benchmark(benchmarks, "index", index_seconds, bench::print_index_benchmark);
+    add_integer(index, "--seconds", *index_seconds, 1, 600);
+
+    const auto perft_options = std::make_shared<bench::PerftBenchOptions>();
+    CLI::App& perft = add_benchmark(benchmarks, "perft", perft_options, bench::print_perft_benchmark);
+    add_integer(perft, "--depth", perft_options->start_depth, 1, 14);
+    add_integer(perft, "--threads", perft_options->threads, 1, 256);
+
+    const auto build_options = std::make_shared<bench::BuildBenchOptions>();
+    CLI::App& build = add_benchmark(benchmarks, "build", build_options, bench::print_build_benchmark);
+    add_integer(build, "--pieces", build_options->max_pieces, 2, 2 * kMaxPiecesPerSide);
+    add_integer(build, "--threads", build_options->threads, 1, 256);
+
+    const auto probe_options = std::make_shared<bench::ProbeBenchOptions>();
+    CLI::App& probe = add_benchmark(benchmarks, "probe", probe_options, bench::print_probe_benchmark);
+    probe.add_option_function<std::string>("--db", [o = probe_options.get()](const std::string& dir) { o->directory = dir; })
+        ->type_name("DIR")
+        ->required();
+    add_integer(probe, "--pieces", probe_options->pieces, 2, 2 * kMaxPiecesPerSide);
+    add_integer(probe, "--seconds", probe_options->seconds, 1, 600);
+    add_integer(probe, "--small-cache-mb", probe_options->small_cache_mb, 1, 1 << 16);
 }
 
 }  // namespace egdb::cli

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -73,31 +74,7 @@ int print_report(const workflow::BuildReport& r) {
     return check.mismatches == 0 ? kExitOk : kExitFailure;
 }
 
-}  // namespace
-
-int run_build(Args args) {
-    if (wants_help(args)) {
-        std::cout << kBuildHelp;
-        return kExitOk;
-    }
-    workflow::BuildRequest request;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        auto value = [&]() -> std::string_view {
-            if (i + 1 >= args.size()) throw UsageError(std::string(a) + " needs a value\n" + kBuildHelp);
-            return args[++i];
-        };
-        if (a == "--pieces") request.pieces = static_cast<int>(parse_integer(value(), "--pieces", 2, 2 * kMaxPiecesPerSide));
-        else if (a == "--out") request.out = std::string(value());
-        else if (a == "--threads") request.threads = static_cast<int>(parse_integer(value(), "--threads", 1, 256));
-        else if (a == "--kinds") request.kinds = workflow::parse_value_kinds(value());
-        else if (a == "--zstd-level") request.zstd_level = static_cast<int>(parse_integer(value(), "--zstd-level", 1, 22));
-        else if (a == "--no-verify") request.verify = false;
-        else if (a == "--sample") request.read_back_samples = static_cast<std::uint64_t>(parse_integer(value(), "--sample", 0, 1'000'000'000));
-        else if (a == "--format") request.format = workflow::parse_output_format(value());
-        else throw UsageError("unexpected argument \"" + std::string(a) + "\"\n" + kBuildHelp);
-    }
-    if (request.pieces == 0 || request.out.empty()) throw UsageError(std::string("--pieces and --out are required\n") + kBuildHelp);
+int run_build(const workflow::BuildRequest& request) {
     std::unique_ptr<Progress> progress;
     workflow::BuildObserver observer;
     observer.on_stage = [&](workflow::BuildStage stage, std::uint64_t total) {
@@ -115,6 +92,24 @@ int run_build(Args args) {
     const workflow::BuildReport report = workflow::build_database(request, observer);
     if (progress) progress->finish();
     return print_report(report);
+}
+
+}  // namespace
+
+void add_build(CLI::App& app) {
+    const auto request = std::make_shared<workflow::BuildRequest>();
+    CLI::App& command = add_command(app, "build", kBuildHelp, [request] { return run_build(*request); });
+    workflow::BuildRequest& r = *request;
+    add_integer(command, "--pieces", r.pieces, 2, 2 * kMaxPiecesPerSide)->required();
+    command.add_option_function<std::string>("--out", [&r](const std::string& dir) { r.out = dir; })->type_name("DIR")->required();
+    add_integer(command, "--threads", r.threads, 1, 256);
+    command.add_option_function<std::string>("--kinds", [&r](const std::string& k) { r.kinds = workflow::parse_value_kinds(k); })
+        ->type_name("K");
+    add_integer(command, "--zstd-level", r.zstd_level, 1, 22);
+    command.add_flag_callback("--no-verify", [&r] { r.verify = false; });
+    add_integer(command, "--sample", r.read_back_samples, 0, 1'000'000'000);
+    command.add_option_function<std::string>("--format", [&r](const std::string& f) { r.format = workflow::parse_output_format(f); })
+        ->type_name("F");
 }
 
 }  // namespace egdb::cli

@@ -25,13 +25,6 @@ int exit_code_of(ErrorKind kind) noexcept {
     return kExitFailure;
 }
 
-bool wants_help(Args args) {
-    for (std::string_view a : args) {
-        if (a == "--help" || a == "-h") return true;
-    }
-    return false;
-}
-
 std::int64_t parse_integer(std::string_view token, std::string_view what, std::int64_t min, std::int64_t max) {
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
@@ -43,6 +36,24 @@ std::int64_t parse_integer(std::string_view token, std::string_view what, std::i
                          ", got \"" + std::string(token) + "\"");
     }
     return value;
+}
+
+void add_help_flag(CLI::App& app) {
+    app.set_help_flag();  // removes CLI11's
+    app.add_flag_callback("-h,--help", [] { throw CLI::CallForHelp(); })->trigger_on_parse();
+}
+
+CLI::App& add_command(CLI::App& parent, const std::string& name, std::string help, Work work) {
+    CLI::App& command = *parent.add_subcommand(name, std::move(help));
+    add_help_flag(command);
+    if (work) {
+        // A CLI11 callback returns nothing: a non-zero exit code reaches main as the exception
+        // CLI11 has for it, CLI::RuntimeError, which carries the code and prints nothing.
+        command.callback([work = std::move(work)] {
+            if (const int code = work(); code != kExitOk) throw CLI::RuntimeError(code);
+        });
+    }
+    return command;
 }
 
 }  // namespace egdb::cli

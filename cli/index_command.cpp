@@ -47,18 +47,7 @@ void check_side_counts(const SliceId& s, std::size_t line_number, std::string_vi
     if (s.nbm + s.nbk + s.nwm + s.nwk == 0) throw line_error(line_number, token, "a position needs at least one piece");
 }
 
-}  // namespace
-
-int run_index(Args args) {
-    if (wants_help(args) || !args.empty()) {
-        std::cout << "usage: egdb index < fens\n"
-                     "Reads one FEN per line and writes the position's slice and its index inside it,\n"
-                     "  <nbm> <nbk> <nwm> <nwk> <index>\n"
-                     "as the Kingsrow databases number positions (no colour reversal; the side to move is\n"
-                     "ignored). Blank lines are skipped. At most "
-                  << kMaxPiecesPerSide << " pieces a side.\n";
-        return args.empty() || wants_help(args) ? kExitOk : kExitBadInput;
-    }
+int run_index() {
     const std::vector<std::string> lines = read_lines(std::cin);
     IndexerCache indexers;
     std::ostringstream out;
@@ -80,13 +69,7 @@ int run_index(Args args) {
     return kExitOk;
 }
 
-int run_position(Args args) {
-    if (wants_help(args) || !args.empty()) {
-        std::cout << "usage: egdb position < indices\n"
-                     "Reads lines '<nbm> <nbk> <nwm> <nwk> <index>' and writes the FEN of that position\n"
-                     "(White to move), the inverse of 'egdb index'. Blank lines are skipped.\n";
-        return args.empty() || wants_help(args) ? kExitOk : kExitBadInput;
-    }
+int run_position() {
     const std::vector<std::string> lines = read_lines(std::cin);
     IndexerCache indexers;
     std::ostringstream out;
@@ -121,6 +104,27 @@ int run_position(Args args) {
     }
     std::cout << out.str();
     return kExitOk;
+}
+
+}  // namespace
+
+void add_index(CLI::App& app) {
+    add_command(app, "index",
+                "usage: egdb index < fens\n"
+                "Reads one FEN per line and writes the position's slice and its index inside it,\n"
+                "  <nbm> <nbk> <nwm> <nwk> <index>\n"
+                "as the Kingsrow databases number positions (no colour reversal; the side to move is\n"
+                "ignored). Blank lines are skipped. At most " +
+                    std::to_string(kMaxPiecesPerSide) + " pieces a side.\n",
+                run_index);
+}
+
+void add_position(CLI::App& app) {
+    add_command(app, "position",
+                "usage: egdb position < indices\n"
+                "Reads lines '<nbm> <nbk> <nwm> <nwk> <index>' and writes the FEN of that position\n"
+                "(White to move), the inverse of 'egdb index'. Blank lines are skipped.\n",
+                run_position);
 }
 
 }  // namespace egdb::cli

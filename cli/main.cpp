@@ -1,14 +1,15 @@
 // egdb: command-line front end of the egdb library (see cli/command.hpp for the contract).
 #include <exception>
 #include <iostream>
-#include <string_view>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "cli/command.hpp"
 
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr const char* kUsage =
     "usage: egdb <command> [options]\n"
     "\n"
     "commands:\n"
@@ -24,31 +25,82 @@ constexpr std::string_view kUsage =
     "\n"
     "'egdb <command> --help' describes a command. Exit codes: 0 ok, 1 failure, 2 bad input.\n";
 
+// The help of a command is its own text (its description), as written: that text is the
+// documentation, and it already describes the options, so CLI11's generated list is left out.
+class OwnHelpText : public CLI::FormatterBase {
+public:
+    std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode) const override {
+        return app->get_description();
+    }
+};
+
+// The message of a CLI11 parse error, worded like the rest of egdb's diagnostics where CLI11's
+// wording is unclear. `app` has parsed as far as the error, so it still holds what was left over.
+std::string usage_message(const CLI::App& app, const CLI::ParseError& e) {
+    const std::string what = e.what();
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+        // Each command keeps what it could not take; the first command with leftovers throws.
+        const std::vector<std::string> extra = app.remaining(true);
+        if (extra.empty()) return what;
+        const bool command_word = app.get_subcommands().empty() && !extra.front().starts_with('-');
+        return std::string(command_word ? "unknown command" : "unexpected argument") + " \"" + extra.front() + "\"";
+    }
+    // An option at the end of the line without its value: "--pieces: 1 required N missing".
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && what.ends_with(" missing")) {
+        if (const auto colon = what.find(": "); colon != std::string::npos) return what.substr(0, colon) + " needs a value";
+    }
+    return what;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace egdb::cli;
-    std::vector<std::string_view> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    CLI::App app(kUsage, "egdb");
+    // Set before the subcommands are added: they inherit the formatter and the option defaults.
+    app.formatter(std::make_shared<OwnHelpText>());
+    add_help_flag(app);
+    // An option given twice takes its last value, as egdb's commands always have (CLI11 would
+    // reject the line); a list such as probe's FENs keeps every value.
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    // One command per line: without the limit a word naming another command would start it too.
+    app.require_subcommand(0, 1);
+    add_perft(app);
+    add_moves(app);
+    add_index(app);
+    add_position(app);
+    add_build(app);
+    add_verify(app);
+    add_probe(app);
+    add_info(app);
+    add_bench(app);
+    add_command(app, "help", kUsage, [] {
         std::cout << kUsage;
-        return args.empty() ? kExitBadInput : kExitOk;
-    }
-    const std::string_view command = args[0];
-    const Args rest(args.data() + 1, args.size() - 1);
+        return kExitOk;
+    });  // `egdb help` as `egdb --help`
+
+    // Diagnostics name the command the line chose, once parsing has reached it.
+    const auto prefix = [&app] {
+        const std::vector<CLI::App*> chosen = app.get_subcommands();
+        return chosen.empty() ? std::string("egdb: ") : "egdb " + chosen.front()->get_name() + ": ";
+    };
     try {
-        if (command == "perft") return run_perft(rest);
-        if (command == "moves") return run_moves(rest);
-        if (command == "index") return run_index(rest);
-        if (command == "position") return run_position(rest);
-        if (command == "bench") return run_bench(rest);
-        if (command == "build") return run_build(rest);
-        if (command == "verify") return run_verify(rest);
-        if (command == "probe") return run_probe(rest);
-        if (command == "info") return run_info(rest);
-        std::cerr << "egdb: unknown command \"" << command << "\"\n" << kUsage;
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();  // the help of the deepest command chosen
+        return kExitOk;
+    } catch (const CLI::RuntimeError& e) {
+        return e.get_exit_code();  // the work's own exit code (see add_command)
+    } catch (const CLI::ParseError& e) {
+        std::cerr << prefix() << usage_message(app, e) << '\n' << app.help();
         return kExitBadInput;
     } catch (const std::exception& e) {
-        std::cerr << "egdb " << command << ": " << e.what() << '\n';
+        std::cerr << prefix() << e.what() << '\n';
         return exit_code_of(egdb::kind_of(e));
     }
+    if (app.get_subcommands().empty()) {
+        std::cerr << kUsage;  // `egdb` alone
+        return kExitBadInput;
+    }
+    return kExitOk;
 }

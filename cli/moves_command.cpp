@@ -1,4 +1,5 @@
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "cli/command.hpp"
@@ -8,20 +9,12 @@
 
 namespace egdb::cli {
 
-int run_moves(Args args) {
-    if (wants_help(args) || args.size() != 1) {
-        if (!wants_help(args)) std::cerr << "egdb moves: expected exactly one FEN\n";
-        std::cout << "usage: egdb moves FEN\n"
-                     "Lists the legal moves of the side to move in generator order, one line each:\n"
-                     "  <pdn-move> <fen-after-the-move>\n";
-        return wants_help(args) ? kExitOk : kExitBadInput;
-    }
-    FenPosition fp;
-    try {
-        fp = parse_fen(args[0]);
-    } catch (const FenError& e) {
-        throw UsageError(e.what());
-    }
+namespace {
+
+// A malformed FEN is a FenError (ErrorKind::InvalidNotation): exit code 2, its message naming
+// the token.
+int run_moves(const std::string& fen) {
+    const FenPosition fp = parse_fen(fen);
     MoveListWithPaths list;
     generate_moves(fp.position, fp.side_to_move, list);
     std::string out;
@@ -33,6 +26,18 @@ int run_moves(Args args) {
     }
     std::cout << out;
     return kExitOk;
+}
+
+}  // namespace
+
+void add_moves(CLI::App& app) {
+    const auto fen = std::make_shared<std::string>();
+    CLI::App& command = add_command(app, "moves",
+                                    "usage: egdb moves FEN\n"
+                                    "Lists the legal moves of the side to move in generator order, one line each:\n"
+                                    "  <pdn-move> <fen-after-the-move>\n",
+                                    [fen] { return run_moves(*fen); });
+    command.add_option("FEN", *fen)->required();
 }
 
 }  // namespace egdb::cli

@@ -1,6 +1,6 @@
 #include <chrono>
 #include <cstdio>
-#include <iostream>
+#include <memory>
 #include <string>
 
 #include "cli/command.hpp"
@@ -16,43 +16,38 @@ constexpr const char* kHelp =
     "  <depth> <nodes> <seconds>\n"
     "The position defaults to the start position W:W31-50:B1-20. --threads splits the root moves\n"
     "over N threads (default 1).\n";
-}
 
-int run_perft(Args args) {
-    if (wants_help(args)) {
-        std::cout << kHelp;
-        return kExitOk;
-    }
+struct PerftOptions {
     std::string fen = "W:W31-50:B1-20";
     int threads = 1;
-    int depth = -1;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        if (a == "--fen" || a == "--threads") {
-            if (i + 1 >= args.size()) throw UsageError(std::string(a) + " needs a value");
-            if (a == "--fen") fen = std::string(args[++i]);
-            else threads = static_cast<int>(parse_integer(args[++i], "--threads", 1, 256));
-        } else if (depth < 0 && !a.starts_with("--")) {
-            depth = static_cast<int>(parse_integer(a, "DEPTH", 0, 64));
-        } else {
-            throw UsageError("unexpected argument \"" + std::string(a) + "\"\n" + kHelp);
-        }
-    }
-    if (depth < 0) throw UsageError(std::string("missing DEPTH\n") + kHelp);
+    int depth = 0;
+};
+
+int run_perft(const PerftOptions& o) {
     FenPosition start;
     try {
-        start = parse_fen(fen);
+        start = parse_fen(o.fen);
     } catch (const FenError& e) {
         throw UsageError(std::string("bad --fen: ") + e.what());
     }
-    for (int d = 1; d <= depth; ++d) {
+    for (int d = 1; d <= o.depth; ++d) {
         const auto t0 = std::chrono::steady_clock::now();
-        const auto nodes = perft_parallel(start.position, start.side_to_move, d, threads);
+        const auto nodes = perft_parallel(start.position, start.side_to_move, d, o.threads);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("%d %llu %.3f\n", d, static_cast<unsigned long long>(nodes), seconds);
         std::fflush(stdout);
     }
     return kExitOk;
+}
+
+}  // namespace
+
+void add_perft(CLI::App& app) {
+    const auto o = std::make_shared<PerftOptions>();
+    CLI::App& command = add_command(app, "perft", kHelp, [o] { return run_perft(*o); });
+    command.add_option("--fen", o->fen)->type_name("FEN");
+    add_integer(command, "--threads", o->threads, 1, 256);
+    add_integer(command, "DEPTH", o->depth, 0, 64)->required();
 }
 
 }  // namespace egdb::cli

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -75,28 +76,21 @@ std::string format_line(const ProbeLine& line, bool json, bool want_pv) {
     return o.str();
 }
 
-}  // namespace
-
-int run_probe(Args args) {
-    if (wants_help(args)) {
-        std::cout << kProbeHelp;
-        return kExitOk;
-    }
-    std::filesystem::path dir;
-    bool json = false, want_pv = false, from_stdin = false;
+struct ProbeOptions {
+    std::string dir;
+    bool json = false;
+    bool want_pv = false;
     std::size_t cache_mb = 64;
+    std::vector<std::string> arguments;  // FENs, and '-' for stdin
+};
+
+int run_probe(const ProbeOptions& o) {
+    bool from_stdin = false;
     std::vector<std::string> fens;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        if (a == "--db" && i + 1 < args.size()) dir = std::string(args[++i]);
-        else if (a == "--json") json = true;
-        else if (a == "--pv") want_pv = true;
-        else if (a == "--cache-mb" && i + 1 < args.size()) cache_mb = static_cast<std::size_t>(parse_integer(args[++i], "--cache-mb", 1, 1 << 20));
-        else if (a == "-") from_stdin = true;
-        else if (a.starts_with("--")) throw UsageError("unexpected option \"" + std::string(a) + "\"\n" + kProbeHelp);
-        else fens.emplace_back(a);
+    for (const std::string& a : o.arguments) {
+        if (a == "-") from_stdin = true;
+        else fens.push_back(a);
     }
-    if (dir.empty()) throw UsageError(std::string("missing --db DIR\n") + kProbeHelp);
     // Inputs are numbered as the user sees them: arguments first, then stdin lines.
     std::vector<std::pair<std::string, std::string>> inputs;  // (where, text)
     for (std::size_t i = 0; i < fens.size(); ++i) inputs.emplace_back("argument " + std::to_string(i + 1), fens[i]);
@@ -119,15 +113,15 @@ int run_probe(Args args) {
         }
     }
     DatabaseOptions options;
-    options.cache_mb = cache_mb;
-    const std::unique_ptr<Database> db = Database::open(split_directory_list(dir.string()), options);
+    options.cache_bytes = o.cache_mb << 20;
+    const std::unique_ptr<Database> db = Database::open(split_directory_list(o.dir), options);
     std::string out;
     for (std::size_t i = 0; i < positions.size(); ++i) {
         try {
             const FenPosition& fp = positions[i];
             const ProbeLine line{to_fen(fp.position, fp.side_to_move),
-                                 workflow::probe_position(*db, fp.position, fp.side_to_move, want_pv)};
-            out += format_line(line, json, want_pv);
+                                 workflow::probe_position(*db, fp.position, fp.side_to_move, o.want_pv)};
+            out += format_line(line, o.json, o.want_pv);
         } catch (const LookupNotPossible& e) {
             throw UsageError(inputs[i].first + ": " + e.what());
         }
@@ -137,18 +131,8 @@ int run_probe(Args args) {
     return kExitOk;
 }
 
-int run_info(Args args) {
-    constexpr const char* kHelp =
-        "usage: egdb info --db DIR\n"
-        "Native database: the slices, positions, file sizes, and bits per position of each value\n"
-        "kind (compressed pages over both sides to move). Kingsrow set: its type, the kinds it\n"
-        "holds, its files and bits per stored position.\n";
-    if (wants_help(args)) {
-        std::cout << kHelp;
-        return kExitOk;
-    }
-    if (args.size() != 2 || args[0] != "--db") throw UsageError(std::string("expected --db DIR\n") + kHelp);
-    const workflow::DatabaseInfo info = workflow::describe_database(std::string(args[1]));
+int run_info(const std::string& dir) {
+    const workflow::DatabaseInfo info = workflow::describe_database(dir);
     if (info.type != DatabaseType::Native) {
         // A Kingsrow set: what it holds and its size per stored position (both sides to move).
         std::printf("%s: Kingsrow database, %s, up to %d pieces; WLD %s, MTC %s, DTW %s\n", info.directory.string().c_str(),
@@ -180,6 +164,29 @@ int run_info(Args args) {
                 static_cast<unsigned long long>(info.total_bytes), info.bits_per_position(kind_bytes[0]),
                 info.bits_per_position(kind_bytes[1]), info.bits_per_position(kind_bytes[2]));
     return kExitOk;
+}
+
+}  // namespace
+
+void add_probe(CLI::App& app) {
+    const auto o = std::make_shared<ProbeOptions>();
+    CLI::App& command = add_command(app, "probe", kProbeHelp, [o] { return run_probe(*o); });
+    command.add_option("--db", o->dir)->type_name("DIR")->required();
+    command.add_flag("--json", o->json);
+    command.add_flag("--pv", o->want_pv);
+    add_integer(command, "--cache-mb", o->cache_mb, 1, 1 << 20);
+    command.add_option("FEN", o->arguments);
+}
+
+void add_info(CLI::App& app) {
+    const auto dir = std::make_shared<std::string>();
+    CLI::App& command = add_command(app, "info",
+                                    "usage: egdb info --db DIR\n"
+                                    "Native database: the slices, positions, file sizes, and bits per position of each value\n"
+                                    "kind (compressed pages over both sides to move). Kingsrow set: its type, the kinds it\n"
+                                    "holds, its files and bits per stored position.\n",
+                                    [dir] { return run_info(*dir); });
+    command.add_option("--db", *dir)->type_name("DIR")->required();
 }
 
 }  // namespace egdb::cli

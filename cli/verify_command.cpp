@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -67,34 +68,19 @@ void print_verify_result(const workflow::VerifyResult& r) {
     std::fflush(stdout);
 }
 
-int run_verify(Args args) {
-    constexpr const char* kHelp =
-        "usage: egdb verify DIR [--threads T] [--sample S]\n"
-        "Native database: checks every page checksum, then every stored position against its\n"
-        "successors (WLD, DTW and MTC one-ply consistency), printing each problem with the\n"
-        "position's FEN. Kingsrow set: checks every file's CRC-32 against the published table and\n"
-        "reports each file as ok, wrong or missing (a set written by egdb differs by construction),\n"
-        "then S random positions (default 20000, 0: none) of every table against their successors\n"
-        "(WLD, and DTW when present; positions with a capture are skipped). Exit code 0 when all is\n"
-        "well, 1 otherwise.\n";
-    if (wants_help(args)) {
-        std::cout << kHelp;
-        return kExitOk;
-    }
-    std::filesystem::path dir;
-    workflow::VerifyRequest request;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--threads" && i + 1 < args.size()) {
-            request.threads = static_cast<int>(parse_integer(args[++i], "--threads", 1, 256));
-        } else if (args[i] == "--sample" && i + 1 < args.size()) {
-            request.samples = static_cast<std::uint64_t>(parse_integer(args[++i], "--sample", 0, 1LL << 40));
-        } else if (dir.empty() && !args[i].starts_with("--")) {
-            dir = std::string(args[i]);
-        } else {
-            throw UsageError("unexpected argument \"" + std::string(args[i]) + "\"\n" + kHelp);
-        }
-    }
-    if (dir.empty()) throw UsageError(std::string("missing DIR\n") + kHelp);
+namespace {
+
+constexpr const char* kHelp =
+    "usage: egdb verify DIR [--threads T] [--sample S]\n"
+    "Native database: checks every page checksum, then every stored position against its\n"
+    "successors (WLD, DTW and MTC one-ply consistency), printing each problem with the\n"
+    "position's FEN. Kingsrow set: checks every file's CRC-32 against the published table and\n"
+    "reports each file as ok, wrong or missing (a set written by egdb differs by construction),\n"
+    "then S random positions (default 20000, 0: none) of every table against their successors\n"
+    "(WLD, and DTW when present; positions with a capture are skipped). Exit code 0 when all is\n"
+    "well, 1 otherwise.\n";
+
+int run_verify(const std::string& dir, workflow::VerifyRequest request) {
     Progress progress("verify", 0);
     request.on_item = [&](const workflow::VerifyItem& item) {
         progress.item_done(item.label, item.positions, item.seconds,
@@ -107,6 +93,21 @@ int run_verify(Args args) {
     progress.finish();
     print_verify_result(result);
     return result.ok() ? kExitOk : kExitFailure;
+}
+
+struct VerifyOptions {
+    std::string dir;
+    workflow::VerifyRequest request;
+};
+
+}  // namespace
+
+void add_verify(CLI::App& app) {
+    const auto o = std::make_shared<VerifyOptions>();
+    CLI::App& command = add_command(app, "verify", kHelp, [o] { return run_verify(o->dir, o->request); });
+    command.add_option("DIR", o->dir)->required();
+    add_integer(command, "--threads", o->request.threads, 1, 256);
+    add_integer(command, "--sample", o->request.samples, 0, std::int64_t{1} << 40);
 }
 
 }  // namespace egdb::cli

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git ccache
-  libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev libcli11-dev
 )
 
 missing=()

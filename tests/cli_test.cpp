@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 #include "core/formats/kingsrow/directory/identify.hpp"
 #include "tests/shared_dir.hpp"
@@ -27,8 +29,9 @@ RunResult run_cli(const std::string& args, const std::string& input = "") {
     std::filesystem::create_directories(dir);
     const auto in_file = dir / "in.txt", out_file = dir / "out.txt", err_file = dir / "err.txt";
     std::ofstream(in_file) << input;
-    const std::string cmd = "'" + test::cli_path().string() + "' " + args + " < '" + in_file.string() + "' > '" +
-                            out_file.string() + "' 2> '" + err_file.string() + "'";
+    // std::string("'"), not "'": GCC 12 reports a false -Wrestrict on "'" + std::string&& (its bug 105329).
+    const std::string cmd = std::string("'") + test::cli_path().string() + "' " + args + " < '" + in_file.string() +
+                            "' > '" + out_file.string() + "' 2> '" + err_file.string() + "'";
     const int status = std::system(cmd.c_str());
     RunResult r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -115,6 +118,171 @@ TEST(Cli, EverySubcommandHasHelp) {
         EXPECT_NE(r.out.find("usage: egdb"), std::string::npos) << cmd;
     }
     EXPECT_EQ(run_cli("frobnicate").exit_code, 2);
+
+    // Every command and benchmark, with either spelling of the flag: the help on stdout, starting
+    // with the command's usage line, and nothing else done (no required option is asked for).
+    for (const std::string cmd : {"perft", "moves", "index", "position", "build", "verify", "probe", "info", "bench",
+                                  "bench index", "bench perft", "bench build", "bench probe"}) {
+        for (const char* flag : {" --help", " -h"}) {
+            const RunResult r = run_cli(cmd + flag);
+            EXPECT_EQ(r.exit_code, 0) << cmd << flag << ": " << r.err;
+            EXPECT_EQ(r.out.rfind("usage: egdb " + cmd, 0), 0u) << cmd << flag << ": " << r.out;
+            EXPECT_TRUE(r.err.empty()) << cmd << flag << ": " << r.err;
+        }
+    }
+    // Help wins over whatever else is on the line, as the commands have always had it.
+    RunResult r = run_cli("build --threads x --help");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("usage: egdb build", 0), 0u) << r.out;
+    r = run_cli("perft --bogus -h");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("usage: egdb perft", 0), 0u) << r.out;
+    for (const char* top : {"--help", "-h", "help"}) {
+        r = run_cli(top);
+        EXPECT_EQ(r.exit_code, 0) << top;
+        EXPECT_EQ(r.out.rfind("usage: egdb <command>", 0), 0u) << top << ": " << r.out;
+    }
+}
+
+TEST(Cli, NoCommandOrAnUnknownOneIsBadUsage) {
+    RunResult r = run_cli("");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("usage: egdb"), std::string::npos) << r.err;
+    r = run_cli("frobnicate");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("egdb: unknown command \"frobnicate\""), std::string::npos) << r.err;
+    r = run_cli("bench");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("egdb bench: "), std::string::npos) << r.err;
+    r = run_cli("bench frobnicate");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("\"frobnicate\""), std::string::npos) << r.err;
+    // One command per line: a word naming another command is not a second command.
+    r = run_cli("perft 1 moves 'W:W28:B23'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("\"moves\""), std::string::npos) << r.err;
+}
+
+// Bad arguments of every command: an unknown option, an option without its value, an integer
+// option given a word, an integer out of range, a missing required argument. Each exits with 2,
+// writes nothing to stdout, and says "egdb <command>: ..." naming the option. None of these
+// lines does any work (the build directory is never created).
+TEST(Cli, BadArgumentsExitTwoNamingTheOption) {
+    const auto scratch = std::filesystem::temp_directory_path() / ("egdb_cli_args_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(scratch);
+    const std::string out = "'" + (scratch / "never").string() + "'";
+    const std::string fen = "'B:W28:BK26'";
+    struct Case {
+        std::string args;
+        std::string message;  // expected in stderr after "egdb <command>: "
+    };
+    const std::vector<Case> cases = {
+        {"perft --bogus 3", "unexpected argument \"--bogus\""},
+        {"perft 3 --threads", "--threads needs a value"},
+        {"perft --threads x 3", "--threads must be an integer, got \"x\""},
+        {"perft --threads 0 3", "--threads must be in 1..256, got \"0\""},
+        {"perft 3 --fen", "--fen needs a value"},
+        {"perft", "DEPTH"},
+        {"moves --bogus 'W:W28:B23'", "unexpected argument \"--bogus\""},
+        {"moves", "FEN"},
+        {"moves 'W:W28:B23' 'W:W28:B23'", "unexpected argument \"W:W28:B23\""},
+        {"index --bogus", "unexpected argument \"--bogus\""},
+        {"index extra", "unexpected argument \"extra\""},
+        {"position --bogus", "unexpected argument \"--bogus\""},
+        {"build --pieces 3 --out " + out + " --bogus", "unexpected argument \"--bogus\""},
+        {"build --out " + out + " --pieces", "--pieces needs a value"},
+        {"build --pieces 3 --out", "--out needs a value"},
+        {"build --pieces x --out " + out, "--pieces must be an integer, got \"x\""},
+        {"build --pieces 11 --out " + out, "--pieces must be in 2..10, got \"11\""},
+        {"build --pieces 3 --out " + out + " --threads 257", "--threads must be in 1..256, got \"257\""},
+        {"build --pieces 3 --out " + out + " --sample -1", "--sample must be in 0..1000000000, got \"-1\""},
+        {"build --pieces 3 --out " + out + " --zstd-level 2x", "--zstd-level must be an integer, got \"2x\""},
+        {"build --out " + out, "--pieces"},
+        {"build --pieces 3", "--out"},
+        {"verify " + out + " --bogus", "unexpected argument \"--bogus\""},
+        {"verify " + out + " --threads", "--threads needs a value"},
+        {"verify " + out + " --sample x", "--sample must be an integer, got \"x\""},
+        {"verify", "DIR"},
+        {"probe --db " + out + " --bogus " + fen, "unexpected argument \"--bogus\""},
+        {"probe " + fen + " --db", "--db needs a value"},
+        {"probe --db " + out + " --cache-mb x " + fen, "--cache-mb must be an integer, got \"x\""},
+        {"probe " + fen, "--db"},
+        {"info --db " + out + " --bogus", "unexpected argument \"--bogus\""},
+        {"info --db", "--db needs a value"},
+        {"info", "--db"},
+        {"bench index --bogus", "unexpected argument \"--bogus\""},
+        {"bench index --seconds", "--seconds needs a value"},
+        {"bench index --seconds x", "--seconds must be an integer, got \"x\""},
+        {"bench perft --bogus", "unexpected argument \"--bogus\""},
+        {"bench perft --depth", "--depth needs a value"},
+        {"bench perft --depth x", "--depth must be an integer, got \"x\""},
+        {"bench perft --depth 15", "--depth must be in 1..14, got \"15\""},
+        {"bench build --bogus", "unexpected argument \"--bogus\""},
+        {"bench build --threads", "--threads needs a value"},
+        {"bench build --pieces x", "--pieces must be an integer, got \"x\""},
+        {"bench probe --db " + out + " --bogus", "unexpected argument \"--bogus\""},
+        {"bench probe --db", "--db needs a value"},
+        {"bench probe --db " + out + " --small-cache-mb x", "--small-cache-mb must be an integer, got \"x\""},
+        {"bench probe", "--db"},
+    };
+    for (const Case& c : cases) {
+        const RunResult r = run_cli(c.args);
+        EXPECT_EQ(r.exit_code, 2) << c.args << ": " << r.err;
+        EXPECT_TRUE(r.out.empty()) << c.args << ": " << r.out;
+        const std::string command = c.args.substr(0, c.args.find(' '));
+        EXPECT_EQ(r.err.rfind("egdb " + command + ": ", 0), 0u) << c.args << ": " << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(scratch));
+    std::filesystem::remove_all(scratch);
+}
+
+// Exit code 1 is for work that fails, 2 for a path that holds no database.
+TEST(CliDatabase, DamagedSliceFailsVerifyAndEmptyDirectoryIsBadInput) {
+    const auto root = std::filesystem::temp_directory_path() / ("egdb_cli_damaged_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root);
+    const auto db = root / "native";
+    RunResult r = run_cli("build --pieces 3 --threads 2 --no-verify --out '" + db.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ASSERT_EQ(run_cli("verify '" + db.string() + "'").exit_code, 0);
+
+    // One byte flipped in the middle of the largest slice file (inside its pages).
+    std::filesystem::path largest;
+    for (const auto& entry : std::filesystem::directory_iterator(db)) {
+        const std::string name = entry.path().filename().string();
+        if (!name.starts_with("slice-") || !name.ends_with(".egdb")) continue;
+        if (largest.empty() || entry.file_size() > std::filesystem::file_size(largest)) largest = entry.path();
+    }
+    ASSERT_FALSE(largest.empty());
+    {
+        std::fstream f(largest, std::ios::in | std::ios::out | std::ios::binary);
+        const auto middle = static_cast<std::streamoff>(std::filesystem::file_size(largest) / 2);
+        char byte = 0;
+        f.seekg(middle);
+        f.get(byte);
+        f.seekp(middle);
+        f.put(static_cast<char>(byte ^ 0x5a));
+        ASSERT_TRUE(f.good());
+    }
+    r = run_cli("verify '" + db.string() + "'");
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find(largest.filename().string()), std::string::npos) << r.out << r.err;
+
+    const auto empty = root / "empty";
+    std::filesystem::create_directories(empty);
+    r = run_cli("probe --db '" + empty.string() + "' 'B:W28:BK26'");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(r.err.rfind("egdb probe: ", 0), 0u) << r.err;
+    r = run_cli("info --db '" + empty.string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    std::filesystem::remove_all(root);
 }
 
 }  // namespace
@@ -160,7 +328,8 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("argument 1"), std::string::npos) << r.err;
     r = run_cli("probe --db '" + (root / "nothing").string() + "' 'B:W28:BK26'");
-    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
 
     r = run_cli("info --db '" + native + "'");
     EXPECT_EQ(r.exit_code, 0);

@@ -90,11 +90,11 @@ void Database::add_directory(const std::filesystem::path& directory, const Datab
     try {
         if (native::has_slice_files(directory)) {
             found.push_back(make_native_backend(
-                std::make_unique<native::NativeDatabase>(directory, native::OpenOptions{options.cache_mb})));
+                std::make_unique<native::NativeDatabase>(directory, native::OpenOptions{options.cache_bytes})));
         } else {
             const KingsrowFamilies families = scan_kingsrow_files(directory);
             kingsrow::OpenOptions ko;
-            ko.cache_mb = static_cast<int>(options.cache_mb);
+            ko.cache_bytes = options.cache_bytes;
             if (options.messages) ko.messages = [&](std::string_view m) { options.messages(std::string(m)); };
             // The WLD family: V2 files, else .idx files, V1 or RUNLEN as the .idx files themselves
             // say (identify_family). The directory's identification names one family only, and
@@ -117,7 +117,7 @@ void Database::add_directory(const std::filesystem::path& directory, const Datab
             if (families.dtw > 0) {
                 kingsrow::DtwOpenOptions dopt;
                 dopt.max_pieces = piece_limit;
-                dopt.cache_bytes = options.cache_mb * 1024 * 1024;
+                dopt.cache_bytes = options.cache_bytes;
                 found.push_back(make_kingsrow_backend(std::make_unique<kingsrow::DtwDatabase>(directory, dopt), directory));
             }
         }

@@ -50,7 +50,7 @@ inline const char* to_string(DatabaseType type) noexcept { return name_of(type).
 
 struct DatabaseOptions {
     std::string kingsrow_options;  // the driver's options string, e.g. "maxpieces=6" (12.1)
-    std::size_t cache_mb = 64;     // for each backend's cache of decompressed pages or blocks
+    std::size_t cache_bytes = std::size_t{64} << 20;  // for each backend's cache of pages or blocks
     std::function<void(const std::string&)> messages;  // driver messages (open progress, notes)
 };
 

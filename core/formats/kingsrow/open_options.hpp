@@ -1,7 +1,10 @@
-// How a Kingsrow database is opened: the upstream options string (12.1), the cache budget
-// `cache_mb` (12.2), and egdb's own controls over the memory plan.
+// How a Kingsrow database is opened: the upstream options string (12.1), the memory budget of
+// 12.2 (upstream's cache_mb, here in bytes like every cache size of egdb), and egdb's own controls
+// over the memory plan.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -18,7 +21,7 @@ enum class AutoloadPolicy : std::uint8_t {
 
 struct OpenOptions {
     std::string options;    // upstream options string, e.g. "maxpieces=6"
-    int cache_mb = 0;       // upstream cache_mb (12.2); small values get the 10 MiB minimum
+    std::size_t cache_bytes = 0;  // upstream cache_mb in bytes (12.2); small values get the 10 MiB minimum
     AutoloadPolicy autoload = AutoloadPolicy::AsUpstream;
     bool preload = true;    // fill the LRU cache at open, as upstream (12.2 item 5)
     std::function<void(std::string_view)> messages;  // upstream msg_fn: progress and notes

@@ -46,7 +46,7 @@ NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptio
             page_bytes = std::max(page_bytes, packed_size(d.positions_per_page, d.value_bits));
         }
     }
-    cache_ = std::make_unique<PageCache>(options.cache_mb * 1024 * 1024, page_bytes);
+    cache_ = std::make_unique<PageCache>(options.cache_bytes, page_bytes);
     // max_pieces: every canonical slice of each total up to it must be there with WLD.
     for (int n = 2; n <= 2 * kMaxPiecesPerSide; ++n) {
         bool complete = true;

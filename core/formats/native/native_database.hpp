@@ -28,7 +28,7 @@ public:
 };
 
 struct OpenOptions {
-    std::size_t cache_mb = 64;  // bound on decompressed pages held in memory
+    std::size_t cache_bytes = std::size_t{64} << 20;  // bound on decompressed pages held in memory
 };
 
 class NativeDatabase final : public SolvedLookup {

@@ -166,7 +166,7 @@ std::string missing_successor(SliceId slice, const NativeDatabase& db, const Sol
 VerifyReport verify_native_database(const std::filesystem::path& directory, const VerifyOptions& options) {
     VerifyReport report;
     MessageSink sink(report, options.max_messages);
-    const NativeDatabase db(directory, OpenOptions{16});
+    const NativeDatabase db(directory, OpenOptions{std::size_t{16} << 20});
     const std::vector<const SliceFileReader*> files = db.files();
     report.files = files.size();
     for (const SliceFileReader* f : files) {

@@ -37,7 +37,7 @@ MemoryPlan plan_memory(const StreamTable& table, DbType type, const OpenOptions&
 
     std::uint64_t total_bytes = 0;
     for (const TableFile& f : files) total_bytes += f.data.size();
-    const double avail = options.cache_mb - static_cast<double>(table.table_bytes()) / kMiB;
+    const double avail = (static_cast<double>(options.cache_bytes) - static_cast<double>(table.table_bytes())) / kMiB;
     const double budget = autoload_budget_mib(avail, static_cast<double>(total_bytes) / kMiB);
 
     std::uint64_t running = 0;
@@ -61,7 +61,7 @@ MemoryPlan plan_memory(const StreamTable& table, DbType type, const OpenOptions&
     for (std::size_t f = 0; f < files.size(); ++f) {
         if (!plan.autoloaded[f]) needed += (files[f].data.size() / kBlockBytes + 2) * kCachedBlockBytes;
     }
-    const std::uint64_t budget_bytes = static_cast<std::uint64_t>(std::max(options.cache_mb, 0)) * 1024 * 1024;
+    const std::uint64_t budget_bytes = options.cache_bytes;
     const std::uint64_t used = table.table_bytes() + autoloaded_bytes;
     const std::uint64_t left = budget_bytes > used + kMinimumCacheBytes ? budget_bytes - used : kMinimumCacheBytes;
     plan.cache_bytes = std::min(needed, left);
