@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/formats/kingsrow/directory/identify.hpp"
+#include "tests/scratch_dir.hpp"
 #include "tests/shared_dir.hpp"
 
 namespace egdb {
@@ -25,8 +26,7 @@ struct RunResult {
 
 // Runs the CLI with `args`, feeding `input` on stdin.
 RunResult run_cli(const std::string& args, const std::string& input = "") {
-    const auto dir = std::filesystem::temp_directory_path() / ("egdb_cli_test_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
+    const auto dir = test::scratch_path("cli_run");
     const auto in_file = dir / "in.txt", out_file = dir / "out.txt", err_file = dir / "err.txt";
     std::ofstream(in_file) << input;
     // std::string("'"), not "'": GCC 12 reports a false -Wrestrict on "'" + std::string&& (its bug 105329).
@@ -41,7 +41,6 @@ RunResult run_cli(const std::string& args, const std::string& input = "") {
     };
     r.out = slurp(out_file);
     r.err = slurp(err_file);
-    std::filesystem::remove_all(dir);
     return r;
 }
 
@@ -173,8 +172,7 @@ TEST(Cli, NoCommandOrAnUnknownOneIsBadUsage) {
 // writes nothing to stdout, and says "egdb <command>: ..." naming the option. None of these
 // lines does any work (the build directory is never created).
 TEST(Cli, BadArgumentsExitTwoNamingTheOption) {
-    const auto scratch = std::filesystem::temp_directory_path() / ("egdb_cli_args_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(scratch);
+    const auto scratch = test::process_scratch().path() / "cli_args_never";
     const std::string out = "'" + (scratch / "never").string() + "'";
     const std::string fen = "'B:W28:BK26'";
     struct Case {
@@ -239,13 +237,12 @@ TEST(Cli, BadArgumentsExitTwoNamingTheOption) {
         EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
     }
     EXPECT_FALSE(std::filesystem::exists(scratch));
-    std::filesystem::remove_all(scratch);
 }
 
 // Exit code 1 is for work that fails, 2 for a path that holds no database.
 TEST(CliDatabase, DamagedSliceFailsVerifyAndEmptyDirectoryIsBadInput) {
-    const auto root = std::filesystem::temp_directory_path() / ("egdb_cli_damaged_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(root);
+    const test::ScratchDir scratch("cli_damaged");
+    const auto& root = scratch.path();
     const auto db = root / "native";
     RunResult r = run_cli("build --pieces 3 --threads 2 --no-verify --out '" + db.string() + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -282,7 +279,6 @@ TEST(CliDatabase, DamagedSliceFailsVerifyAndEmptyDirectoryIsBadInput) {
     r = run_cli("info --db '" + empty.string() + "'");
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
-    std::filesystem::remove_all(root);
 }
 
 }  // namespace
@@ -292,8 +288,8 @@ namespace egdb {
 namespace {
 
 TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
-    const auto root = std::filesystem::temp_directory_path() / ("egdb_cli_db_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(root);
+    const test::ScratchDir scratch("cli_db");
+    const auto& root = scratch.path();
     const std::string native = (root / "native").string(), v2 = (root / "v2").string();
     RunResult r = run_cli("build --pieces 3 --threads 2 --out '" + native + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -365,7 +361,6 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
     EXPECT_EQ(r.exit_code, 1) << r.out;
     EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
     EXPECT_EQ(run_cli("verify '" + v2 + "' --sample x").exit_code, 2);
-    std::filesystem::remove_all(root);
 }
 
 }  // namespace
