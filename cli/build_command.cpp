@@ -19,10 +19,16 @@ constexpr const char* kBuildHelp =
     "usage: egdb build --pieces N --out DIR [--threads T] [--kinds wld,dtw,mtc] [--no-verify]\n"
     "                  [--format native|kingsrow-v2|kingsrow-v1|kingsrow-runlen] [--zstd-level L]\n"
     "                  [--sample S]\n"
+    "       egdb build --slices S1,S2,... --out DIR [options]\n"
     "Solves every endgame with at most N pieces (at most 5 a side) by retrograde analysis and\n"
     "writes one native file per slice to DIR (docs/native-format.md). A slice file appears only\n"
     "when it is complete, so an interrupted build resumes where it stopped when run again.\n"
+    "Only the slice being solved and the slices later ones read are kept in memory, and finished\n"
+    "files are read back only when a slice still to be solved needs them.\n"
     "The build ends with 'egdb verify' on what it built unless --no-verify is given.\n"
+    "  --slices S    build only these slices (<nbm><nbk><nwm><nwk>, comma-separated, e.g.\n"
+    "                0501,1212) and the slices they depend on, reusing those already built\n"
+    "                (native format only)\n"
     "  --threads T   worker threads (default: all cores)\n"
     "  --kinds K     value kinds to store, comma-separated (default wld,dtw,mtc)\n"
     "  --format F    native (default), or Kingsrow files that the Kingsrow driver opens: WLD in\n"
@@ -38,9 +44,9 @@ constexpr const char* kBuildHelp =
 int print_report(const workflow::BuildReport& r) {
     if (r.format == workflow::OutputFormat::Native) {
         std::printf("built %zu slices (%llu positions, both sides to move) in %.1f s (solve %.1f s, write %.1f s) into %s;"
-                    " peak memory %.0f MiB\n",
+                    " peak memory %.0f MiB, solutions %.0f MiB at most\n",
                     r.slices, static_cast<unsigned long long>(r.positions), r.seconds, r.solve_seconds, r.write_seconds,
-                    r.out.string().c_str(), r.peak_memory_mib);
+                    r.out.string().c_str(), r.peak_memory_mib, static_cast<double>(r.peak_solution_bytes) / (1024.0 * 1024.0));
         std::fflush(stdout);
         if (!r.verify) return kExitOk;
         print_verify_result(*r.verify);
@@ -75,6 +81,7 @@ int print_report(const workflow::BuildReport& r) {
 }
 
 int run_build(const workflow::BuildRequest& request) {
+    if (request.pieces == 0 && request.slices.empty()) throw UsageError("--pieces or --slices is required");
     std::unique_ptr<Progress> progress;
     workflow::BuildObserver observer;
     observer.on_stage = [&](workflow::BuildStage stage, std::uint64_t total) {
@@ -100,7 +107,9 @@ void add_build(CLI::App& app) {
     const auto request = std::make_shared<workflow::BuildRequest>();
     CLI::App& command = add_command(app, "build", kBuildHelp, [request] { return run_build(*request); });
     workflow::BuildRequest& r = *request;
-    add_integer(command, "--pieces", r.pieces, 2, 2 * kMaxPiecesPerSide)->required();
+    add_integer(command, "--pieces", r.pieces, 2, 2 * kMaxPiecesPerSide);
+    command.add_option_function<std::string>("--slices", [&r](const std::string& list) { r.slices = workflow::parse_slice_list(list); })
+        ->type_name("S");
     command.add_option_function<std::string>("--out", [&r](const std::string& dir) { r.out = dir; })->type_name("DIR")->required();
     add_integer(command, "--threads", r.threads, 1, 256);
     command.add_option_function<std::string>("--kinds", [&r](const std::string& k) { r.kinds = workflow::parse_value_kinds(k); })

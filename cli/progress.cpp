@@ -23,17 +23,15 @@ void Progress::item_done(const std::string& label, std::uint64_t work, double se
         std::fprintf(stderr, "\r%s [%-*s] %5.1f%%  %s  %.1fM pos/s  ETA %.0f s  peak %.0f MiB   ", what_.c_str(), kWidth,
                      std::string(static_cast<std::size_t>(filled), '#').c_str(), 100 * fraction, label.c_str(),
                      rate / 1e6, eta, peak_memory_mib());
-    } else if (total_ == 0) {
-        std::fprintf(stderr, "%s %s: %llu positions in %.2f s (%.1fM/s)%s%s, peak %.0f MiB\n", what_.c_str(),
-                     label.c_str(), static_cast<unsigned long long>(work), seconds,
-                     seconds > 0 ? static_cast<double>(work) / seconds / 1e6 : 0.0, extra.empty() ? "" : ", ",
-                     extra.c_str(), peak_memory_mib());
     } else {
-        std::fprintf(stderr,
-                     "%s %s: %llu positions in %.2f s (%.1fM/s)%s%s, done %.1f%%, ETA %.0f s, peak %.0f MiB\n",
-                     what_.c_str(), label.c_str(), static_cast<unsigned long long>(work), seconds,
-                     seconds > 0 ? static_cast<double>(work) / seconds / 1e6 : 0.0, extra.empty() ? "" : ", ",
-                     extra.c_str(), 100 * fraction, eta, peak_memory_mib());
+        // An item that took no measurable time (a slice already built) has no rate worth printing.
+        char rate_text[48] = "";
+        if (seconds >= 0.001) std::snprintf(rate_text, sizeof rate_text, " (%.1fM/s)", static_cast<double>(work) / seconds / 1e6);
+        char done_text[64] = "";
+        if (total_ > 0) std::snprintf(done_text, sizeof done_text, ", done %.1f%%, ETA %.0f s", 100 * fraction, eta);
+        std::fprintf(stderr, "%s %s: %llu positions in %.2f s%s%s%s%s, peak %.0f MiB\n", what_.c_str(), label.c_str(),
+                     static_cast<unsigned long long>(work), seconds, rate_text, extra.empty() ? "" : ", ", extra.c_str(),
+                     done_text, peak_memory_mib());
     }
     std::fflush(stderr);
 }

@@ -18,6 +18,7 @@
 #include "core/generate/solution_store.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
+#include "core/workflow/build.hpp"
 #include "core/rules/movegen.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/shared_dir.hpp"
@@ -278,6 +279,71 @@ TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
                                 [&](const std::string& m) { return m.find(expected) != std::string::npos; }))
             << "no message \"" << expected << "\"; first: " << (r.messages.empty() ? "" : r.messages.front());
     }
+}
+
+// `--slices`: only the named slice and what it depends on are built, file for file the bytes of
+// the full build; a second target reuses what the first built.
+TEST_F(NativeBuild, SlicesAloneBuildWhatTheyNeedWithTheSameBytes) {
+    const SliceId target = pieces() == 4 ? SliceId{2, 1, 1, 0} : SliceId{1, 1, 1, 0};
+    const fs::path dir = scratch("slices");
+    workflow::BuildRequest request;
+    request.out = dir;
+    request.slices = {color_reversed(target)};  // either orientation names the slice
+    request.threads = 2;
+    request.verify = false;
+    const workflow::BuildReport first = workflow::build_database(request);
+    const std::vector<SliceId> needed = dependency_closure(std::vector<SliceId>{target});
+    ASSERT_EQ(needed.back(), target);
+    EXPECT_EQ(first.slices, needed.size());
+    EXPECT_LT(needed.size(), build_order(pieces()).size());
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        ++files;
+        EXPECT_EQ(slurp(e.path()), slurp(*dir_ / e.path().filename())) << e.path().filename();
+    }
+    EXPECT_EQ(files, needed.size());
+    // Everything up to the fixture's size: the slices already there are reused, not solved again.
+    request.slices.clear();
+    request.pieces = pieces();
+    std::vector<std::string> solved;
+    workflow::BuildObserver observer;
+    observer.on_item = [&](const workflow::BuildItem& item) {
+        if (item.stage == workflow::BuildStage::Solve) solved.push_back(item.label);
+        return true;
+    };
+    workflow::build_database(request, observer);
+    EXPECT_EQ(solved.size(), build_order(pieces()).size() - needed.size());
+    for (const SliceId s : needed) EXPECT_EQ(std::count(solved.begin(), solved.end(), s.to_string()), 0) << s.to_string();
+    for (const SliceId s : build_order(pieces())) {
+        const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        EXPECT_EQ(slurp(dir / name), slurp(*dir_ / name)) << name;
+    }
+    request.slices = {SliceId{0, 0, 2, 0}};
+    EXPECT_THROW(workflow::build_database(request), RuntimeError);  // Black has no piece
+}
+
+// A native build holds the slice being solved and the slices later ones read, not everything it
+// solved; a finished build run again loads nothing.
+TEST_F(NativeBuild, BuildReleasesSolutionsNoLaterSliceReads) {
+    const fs::path dir = scratch("memory");
+    workflow::BuildRequest request;
+    request.out = dir;
+    request.pieces = pieces();
+    request.threads = 2;
+    request.verify = false;
+    const workflow::BuildReport report = workflow::build_database(request);
+    std::uint64_t all_solutions = 0;
+    for (const SliceId s : build_order(pieces())) all_solutions += 4 * slice_size(s);
+    EXPECT_GT(report.peak_solution_bytes, 0U);
+    EXPECT_LT(report.peak_solution_bytes, all_solutions * 3 / 4) << "held " << report.peak_solution_bytes << " of "
+                                                                  << all_solutions << " bytes";
+    for (const SliceId s : build_order(pieces())) {
+        const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        EXPECT_EQ(slurp(dir / name), slurp(*dir_ / name)) << name;
+    }
+    const workflow::BuildReport again = workflow::build_database(request);
+    EXPECT_EQ(again.resumed_slices, 0U);
+    EXPECT_EQ(again.peak_solution_bytes, 0U);
 }
 
 }  // namespace

@@ -45,8 +45,34 @@ std::vector<SliceId> successor_slices(SliceId slice) {
     return out;
 }
 
+std::vector<SliceId> dependency_closure(std::span<const SliceId> targets) {
+    std::vector<SliceId> pending;
+    int max_pieces = 0;
+    for (SliceId s : targets) {
+        pending.push_back(is_canonical(s) ? s : color_reversed(s));
+        max_pieces = std::max(max_pieces, s.total());
+    }
+    std::vector<SliceId> needed;
+    while (!pending.empty()) {
+        const SliceId s = pending.back();
+        pending.pop_back();
+        if (std::find(needed.begin(), needed.end(), s) != needed.end()) continue;
+        needed.push_back(s);
+        for (SliceId t : successor_slices(s)) pending.push_back(t);
+    }
+    std::vector<SliceId> order;
+    for (SliceId s : build_order(max_pieces)) {
+        if (std::find(needed.begin(), needed.end(), s) != needed.end()) order.push_back(s);
+    }
+    return order;
+}
+
 void solve_slices(int max_pieces, SolutionStore& store, const BuildOptions& options) {
     const std::vector<SliceId> order = build_order(max_pieces);
+    solve_slices(order, store, options);
+}
+
+void solve_slices(std::span<const SliceId> order, SolutionStore& store, const BuildOptions& options) {
     std::size_t done = 0;
     for (const SliceId slice : order) {
         ++done;

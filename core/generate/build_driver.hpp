@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "core/generate/solution_store.hpp"
@@ -43,8 +44,16 @@ std::vector<SliceId> build_order(int max_pieces);
 // know which solved slices must be at hand, never to skip a position.
 std::vector<SliceId> successor_slices(SliceId slice);
 
+// The canonical slices that solving `targets` needs: the targets (any orientation) and, again and
+// again, the slices their moves lead to (successor_slices), in build order. GWDEGTB-style builds
+// of one material use it: `egdb build --slices 1212` solves 1212 and what it depends on only.
+std::vector<SliceId> dependency_closure(std::span<const SliceId> targets);
+
 // Solves the slices of build_order(max_pieces) that `store` does not hold yet (so a partly filled
 // store resumes) and adds them to it.
 void solve_slices(int max_pieces, SolutionStore& store, const BuildOptions& options = {});
+
+// The same for the slices of `order` (canonical, every one after the slices it depends on).
+void solve_slices(std::span<const SliceId> order, SolutionStore& store, const BuildOptions& options = {});
 
 }  // namespace egdb

@@ -1,5 +1,6 @@
 #include "core/workflow/build.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -43,6 +44,36 @@ void create_output(const std::filesystem::path& out) {
     if (ec) throw FileError("cannot create output directory " + out.string() + ": " + ec.message());
 }
 
+// The memory plan of a native build. A slice must be in memory at some point when it is still
+// to be solved, or when a later slice in memory reads it (solving reads the successors; restoring
+// a finished file reads them too, to give its "don't care" positions their values). A finished
+// slice that no later slice reads is never loaded: rerunning a finished build loads nothing.
+// A slice in memory is released once the last slice that reads it is done.
+struct MemoryPlan {
+    std::vector<bool> load;
+    std::vector<std::ptrdiff_t> last_reader;  // index in the order of the last slice that reads it; -1: none
+};
+
+MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool>& finished) {
+    const std::size_t n = order.size();
+    std::vector<std::vector<SliceId>> successors(n);
+    for (std::size_t i = 0; i < n; ++i) successors[i] = successor_slices(order[i]);
+    const auto reads = [&](std::size_t j, std::size_t i) {
+        return std::find(successors[j].begin(), successors[j].end(), order[i]) != successors[j].end();
+    };
+    MemoryPlan plan{std::vector<bool>(n, false), std::vector<std::ptrdiff_t>(n, -1)};
+    for (std::size_t i = n; i-- > 0;) {
+        for (std::size_t j = n; j-- > i + 1;) {
+            if (plan.load[j] && reads(j, i)) {
+                plan.last_reader[i] = static_cast<std::ptrdiff_t>(j);
+                break;
+            }
+        }
+        plan.load[i] = !finished[i] || plan.last_reader[i] >= 0;
+    }
+    return plan;
+}
+
 void build_native(const BuildRequest& request, const BuildObserver& observer, int threads,
                   const std::vector<SliceId>& order, BuildReport& result) {
     // Leftovers of an interrupted write are never valid files (util/atomic_file_writer.hpp).
@@ -56,30 +87,25 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     std::uint64_t done = 0;
     start_stage(observer, BuildStage::Solve, result.positions);
     const auto start = Clock::now();
+    // A finished file is one a build can resume from (can_restore); anything else is solved again.
+    std::vector<bool> finished(order.size(), false);
+    std::vector<std::filesystem::path> paths(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const SliceId s = order[i];
+        paths[i] = request.out / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        std::error_code ec;
+        if (!std::filesystem::exists(paths[i], ec)) continue;
+        try {
+            finished[i] = native::can_restore(native::SliceFileReader(paths[i]));
+        } catch (const std::exception& e) {
+            if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; solving slice " + s.to_string() + " again");
+        }
+    }
+    const MemoryPlan plan = plan_memory(order, finished);
     {
         // Scoped: the solutions are on disk when this block ends and verification reads the files
         // back, so their memory is freed before it starts.
         SolutionStore store;
-        // Resume: finished slice files are loaded instead of solved again (smaller slices first,
-        // as restoring a slice reads the slices its captures lead to).
-        for (SliceId s : order) {
-            const auto path = request.out / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
-            std::error_code ec;
-            if (!std::filesystem::exists(path, ec)) continue;
-            try {
-                const native::SliceFileReader file(path);
-                if (!native::can_restore(file)) continue;
-                const auto t0 = Clock::now();
-                store.add(native::restore_solved_slice(file, store, threads));
-                done += slice_size(s);
-                ++result.resumed_slices;
-                report(observer, BuildItem{BuildStage::Resume, s.to_string(), slice_size(s), seconds_since(t0),
-                                           "resumed from " + path.filename().string(), done, result.positions});
-            } catch (const std::exception& e) {
-                if (kind_of(e) == ErrorKind::Cancelled) throw;
-                if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; solving slice " + s.to_string() + " again");
-            }
-        }
         BuildOptions options;
         options.threads = threads;
         options.on_slice_done = [&](const SliceProgress& p) {
@@ -95,7 +121,31 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             report(observer,
                    BuildItem{BuildStage::Solve, p.slice.to_string(), p.positions, p.seconds + written, detail, done, result.positions});
         };
-        solve_slices(request.pieces, store, options);
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const SliceId s = order[i];
+            if (finished[i]) {
+                const auto t0 = Clock::now();
+                std::string detail = "already built";
+                if (plan.load[i]) {
+                    // Restoring reads the successors, which are in the store (they are loaded
+                    // for every slice that reads them, and released only after it).
+                    store.add(native::restore_solved_slice(native::SliceFileReader(paths[i]), store, threads));
+                    detail = "resumed from " + paths[i].filename().string();
+                    ++result.resumed_slices;
+                }
+                done += slice_size(s);
+                report(observer, BuildItem{BuildStage::Resume, s.to_string(), slice_size(s), seconds_since(t0), detail, done,
+                                           result.positions});
+            } else {
+                solve_slices(std::span(&order[i], 1), store, options);
+            }
+            result.peak_solution_bytes = std::max(result.peak_solution_bytes, store.memory_bytes());
+            // Release what no later slice reads: the memory of a build is then the slice being
+            // solved and the slices its moves reach, not everything solved so far.
+            for (std::size_t k = 0; k <= i; ++k) {
+                if (plan.last_reader[k] <= static_cast<std::ptrdiff_t>(i)) store.remove(order[k]);
+            }
+        }
         result.solve_peak_memory_mib = peak_memory_mib();
     }
     result.seconds = seconds_since(start);
@@ -128,7 +178,8 @@ void build_kingsrow(const BuildRequest& request, const BuildObserver& observer, 
         done += p.positions;
         report(observer, BuildItem{BuildStage::Solve, p.slice.to_string(), p.positions, p.seconds, "", done, result.positions});
     };
-    solve_slices(request.pieces, store, options);
+    solve_slices(order, store, options);
+    result.peak_solution_bytes = store.memory_bytes();
     result.solve_seconds = seconds_since(start);
     result.solve_peak_memory_mib = peak_memory_mib();
 
@@ -198,6 +249,28 @@ native::ValueKinds parse_value_kinds(std::string_view text) {
     return k;
 }
 
+std::vector<SliceId> parse_slice_list(std::string_view text) {
+    std::vector<SliceId> slices;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        const std::string_view item = text.substr(start, end - start);
+        const bool digits = item.size() == 4 && std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!digits) {
+            throw RuntimeError(ErrorKind::InvalidArgument, "slice \"" + std::string(item) + "\" in \"" + std::string(text) +
+                                                               "\" is not four digits <nbm><nbk><nwm><nwk>");
+        }
+        const SliceId s{item[0] - '0', item[1] - '0', item[2] - '0', item[3] - '0'};
+        if (!is_indexable(s) || s.black() == 0 || s.white() == 0) {
+            throw RuntimeError(ErrorKind::InvalidArgument, "slice " + std::string(item) + " needs 1 to " +
+                                                               std::to_string(kMaxPiecesPerSide) + " pieces a side");
+        }
+        slices.push_back(s);
+        start = end + 1;
+    }
+    return slices;
+}
+
 bool BuildReport::ok() const noexcept {
     if (verify && !verify->ok()) return false;
     if (read_back && read_back->mismatches != 0) return false;
@@ -205,11 +278,25 @@ bool BuildReport::ok() const noexcept {
 }
 
 BuildReport build_database(const BuildRequest& request, const BuildObserver& observer) {
-    if (request.pieces < 2 || request.pieces > 2 * kMaxPiecesPerSide) {
+    if (request.slices.empty() && (request.pieces < 2 || request.pieces > 2 * kMaxPiecesPerSide)) {
         throw RuntimeError(ErrorKind::InvalidArgument, "pieces must be in 2.." + std::to_string(2 * kMaxPiecesPerSide) +
                                                            ", got " + std::to_string(request.pieces));
     }
+    for (SliceId s : request.slices) {
+        if (!is_indexable(s) || s.black() == 0 || s.white() == 0) {
+            throw RuntimeError(ErrorKind::InvalidArgument, "slice " + s.to_string() + " cannot be built: it needs 1 to " +
+                                                               std::to_string(kMaxPiecesPerSide) + " pieces a side");
+        }
+        if (request.pieces > 0 && s.total() > request.pieces) {
+            throw RuntimeError(ErrorKind::InvalidArgument, "slice " + s.to_string() + " has more than --pieces " +
+                                                               std::to_string(request.pieces) + " pieces");
+        }
+    }
     if (request.out.empty()) throw RuntimeError(ErrorKind::InvalidArgument, "no output directory given");
+    if (!request.slices.empty() && request.format != OutputFormat::Native) {
+        // A Kingsrow db<n> file holds every slice of n pieces (3.1): a part of them is no such file.
+        throw RuntimeError(ErrorKind::InvalidArgument, "slices can be built alone in the native format only");
+    }
     if (!request.kinds.wld) throw RuntimeError(ErrorKind::InvalidArgument, "the kinds must include wld");
     if (request.zstd_level < 1 || request.zstd_level > 22) {
         throw RuntimeError(ErrorKind::InvalidArgument, "the zstd level must be in 1..22");
@@ -219,8 +306,8 @@ BuildReport build_database(const BuildRequest& request, const BuildObserver& obs
     BuildReport result;
     result.out = request.out;
     result.format = request.format;
-    result.pieces = request.pieces;
-    const std::vector<SliceId> order = build_order(request.pieces);
+    const std::vector<SliceId> order = request.slices.empty() ? build_order(request.pieces) : dependency_closure(request.slices);
+    for (SliceId s : order) result.pieces = std::max(result.pieces, s.total());
     result.slices = order.size();
     for (SliceId s : order) result.positions += slice_size(s);
     if (request.format == OutputFormat::Native) {

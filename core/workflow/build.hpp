@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/formats/kingsrow/export/solved_export.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
@@ -31,8 +32,16 @@ std::string_view to_string(OutputFormat format) noexcept;
 // WLD); throws RuntimeError(InvalidArgument) naming an unknown, empty or repeated item.
 native::ValueKinds parse_value_kinds(std::string_view text);
 
+// "0501,1212": slices as <nbm><nbk><nwm><nwk>, either orientation; throws
+// RuntimeError(InvalidArgument) naming an item that is not four digits or not a slice with both
+// sides present.
+std::vector<SliceId> parse_slice_list(std::string_view text);
+
 struct BuildRequest {
-    int pieces = 0;  // 2 .. 2 * kMaxPiecesPerSide
+    int pieces = 0;  // 2 .. 2 * kMaxPiecesPerSide; may be 0 when `slices` names what to build
+    // Build only these slices and the slices they depend on (dependency_closure), reusing the
+    // ones already built; empty: every slice of up to `pieces` pieces.
+    std::vector<SliceId> slices;
     std::filesystem::path out;
     int threads = 0;  // 0: every core
     native::ValueKinds kinds;
@@ -72,7 +81,10 @@ struct BuildReport {
     int pieces = 0;
     std::size_t slices = 0;
     std::uint64_t positions = 0;  // indices of the canonical slices (each for both sides to move)
-    std::size_t resumed_slices = 0;
+    std::size_t resumed_slices = 0;  // finished files loaded to solve the slices that read them
+    // The most bytes of solutions held at once: the slice being solved and the slices still to be
+    // read (a native build releases the others; a Kingsrow export holds every slice).
+    std::uint64_t peak_solution_bytes = 0;
     double seconds = 0;  // solve and write
     double solve_seconds = 0;
     double write_seconds = 0;
