@@ -15,6 +15,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # objects of the Release build.
 launcher=()
 if command -v ccache >/dev/null; then
+  # Paths below the clone are hashed relative to it, so a clone in another folder (CI's) reuses
+  # the objects of an earlier run of the same sources.
+  export CCACHE_BASEDIR="$PWD"
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export SKBUILD_CMAKE_ARGS="-DCMAKE_C_COMPILER_LAUNCHER=ccache;-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
 fi
