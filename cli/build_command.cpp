@@ -29,6 +29,10 @@ constexpr const char* kBuildHelp =
     "  --slices S    build only these slices (<nbm><nbk><nwm><nwk>, comma-separated, e.g.\n"
     "                0501,1212) and the slices they depend on, reusing those already built\n"
     "                (native format only)\n"
+    "  --memory-gb G solutions and page cache held at most, in GiB (decimals allowed; native\n"
+    "                builds of every kind). Solved slices that do not fit are read back from\n"
+    "                their files when later slices need them; the files are the same. Default: no\n"
+    "                limit (every slice stays in memory while a later slice reads it)\n"
     "  --threads T   worker threads (default: all cores)\n"
     "  --kinds K     value kinds to store, comma-separated (default wld,dtw,mtc)\n"
     "  --format F    native (default), or Kingsrow files that the Kingsrow driver opens: WLD in\n"
@@ -112,6 +116,23 @@ void add_build(CLI::App& app) {
         ->type_name("S");
     command.add_option_function<std::string>("--out", [&r](const std::string& dir) { r.out = dir; })->type_name("DIR")->required();
     add_integer(command, "--threads", r.threads, 1, 256);
+    command
+        .add_option_function<std::string>("--memory-gb",
+                                          [&r](const std::string& text) {
+                                              std::size_t used = 0;
+                                              double gb = 0;
+                                              try {
+                                                  gb = std::stod(text, &used);
+                                              } catch (const std::exception&) {
+                                                  used = 0;
+                                              }
+                                              if (used != text.size() || !(gb > 0) || gb > 1 << 20) {
+                                                  throw UsageError("--memory-gb must be a positive number of GiB, got \"" +
+                                                                   text + "\"");
+                                              }
+                                              r.memory_budget_bytes = static_cast<std::uint64_t>(gb * 1073741824.0);
+                                          })
+        ->type_name("G");
     command.add_option_function<std::string>("--kinds", [&r](const std::string& k) { r.kinds = workflow::parse_value_kinds(k); })
         ->type_name("K");
     add_integer(command, "--zstd-level", r.zstd_level, 1, 22);

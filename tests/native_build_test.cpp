@@ -346,5 +346,41 @@ TEST_F(NativeBuild, BuildReleasesSolutionsNoLaterSliceReads) {
     EXPECT_EQ(again.peak_solution_bytes, 0U);
 }
 
+// The out-of-core path: under a memory budget smaller than the solutions, solved slices that do
+// not fit are read back from their files; the files are byte for byte those of the in-memory
+// build, the solutions held stay within the budget, and a build cancelled half-way resumes to the
+// same bytes under the budget.
+TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
+    const std::uint64_t budget = (pieces() == 4 ? std::uint64_t{40} : std::uint64_t{9}) << 20;
+    const std::uint64_t file_cache = std::uint64_t{8} << 20;  // the smallest page cache (a quarter of the budget, 8 MiB at least)
+    const fs::path dir = scratch("budget");
+    workflow::BuildRequest request;
+    request.out = dir;
+    request.pieces = pieces();
+    request.threads = 2;
+    request.verify = false;
+    request.memory_budget_bytes = budget;
+    // Cancelled after a third of the slices, then run again.
+    std::size_t items = 0;
+    workflow::BuildObserver cancel_early;
+    cancel_early.on_item = [&](const workflow::BuildItem&) { return ++items < build_order(pieces()).size() / 3; };
+    EXPECT_THROW(workflow::build_database(request, cancel_early), RuntimeError);
+    const workflow::BuildReport report = workflow::build_database(request);
+    EXPECT_EQ(report.resumed_slices, 0U);  // finished slices are read from their files, not restored
+    std::uint64_t largest = 0, all_solutions = 0;
+    for (const SliceId s : build_order(pieces())) {
+        largest = std::max(largest, 4 * slice_size(s));
+        all_solutions += 4 * slice_size(s);
+    }
+    EXPECT_LE(report.peak_solution_bytes, std::max(budget - file_cache, largest));
+    EXPECT_LT(report.peak_solution_bytes, all_solutions / 2);
+    for (const SliceId s : build_order(pieces())) {
+        const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        EXPECT_EQ(slurp(dir / name), slurp(*dir_ / name)) << name;
+    }
+    request.kinds = workflow::parse_value_kinds("wld");
+    EXPECT_THROW(workflow::build_database(request), RuntimeError);  // files without distances cannot feed the solver
+}
+
 }  // namespace
 }  // namespace egdb

@@ -7,7 +7,9 @@
 
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
+#include "core/formats/native/native_database.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/util/error.hpp"
 #include "core/util/peak_memory.hpp"
@@ -54,7 +56,9 @@ struct MemoryPlan {
     std::vector<std::ptrdiff_t> last_reader;  // index in the order of the last slice that reads it; -1: none
 };
 
-MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool>& finished) {
+// With `restore_readers` false (a build under a memory budget, which reads finished slices from
+// their files instead of restoring them), only the slices still to be solved are loaded.
+MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool>& finished, bool restore_readers) {
     const std::size_t n = order.size();
     std::vector<std::vector<SliceId>> successors(n);
     for (std::size_t i = 0; i < n; ++i) successors[i] = successor_slices(order[i]);
@@ -69,10 +73,45 @@ MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool
                 break;
             }
         }
-        plan.load[i] = !finished[i] || plan.last_reader[i] >= 0;
+        plan.load[i] = !finished[i] || (restore_readers && plan.last_reader[i] >= 0);
     }
     return plan;
 }
+
+// The solved slices a build under a memory budget reads: those still in memory from the store,
+// every other one from its finished file through the bounded page cache of a NativeDatabase
+// (docs/native-format.md), which resolves its "don't care" positions from their successors.
+// Every slice is written before a later slice can read it, so the files hold all of them.
+class SolvedFromMemoryOrFiles final : public SolvedLookup {
+public:
+    SolvedFromMemoryOrFiles(const SolutionStore& memory, const std::filesystem::path& directory, std::size_t cache_bytes)
+        : memory_(memory), directory_(directory), cache_bytes_(cache_bytes) {}
+
+    // Sees the files written since the last call (NativeDatabase maps the files present when it opens).
+    void refresh() {
+        files_.reset();
+        if (native::has_slice_files(directory_)) {
+            files_ = std::make_unique<native::NativeDatabase>(directory_, native::OpenOptions{cache_bytes_});
+        }
+    }
+
+    PositionValue value(const Position& position, Color side_to_move) const override {
+        if (!has_empty_side(position)) {
+            const SliceId slice = slice_of(position);
+            if (memory_.find(is_canonical(slice) ? slice : color_reversed(slice)) != nullptr) {
+                return memory_.value(position, side_to_move);
+            }
+            if (files_) return files_->value(position, side_to_move);
+        }
+        return memory_.value(position, side_to_move);  // an empty side, or the store's own error
+    }
+
+private:
+    const SolutionStore& memory_;
+    std::filesystem::path directory_;
+    std::size_t cache_bytes_;
+    std::unique_ptr<native::NativeDatabase> files_;
+};
 
 void build_native(const BuildRequest& request, const BuildObserver& observer, int threads,
                   const std::vector<SliceId>& order, BuildReport& result) {
@@ -101,11 +140,16 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; solving slice " + s.to_string() + " again");
         }
     }
-    const MemoryPlan plan = plan_memory(order, finished);
+    const bool budgeted = request.memory_budget_bytes > 0;
+    const MemoryPlan plan = plan_memory(order, finished, !budgeted);
+    // Under a budget, a quarter of it (8 MiB .. 1 GiB) is the page cache of the finished files.
+    const std::size_t file_cache =
+        std::clamp<std::size_t>(static_cast<std::size_t>(request.memory_budget_bytes / 4), std::size_t{8} << 20, std::size_t{1} << 30);
     {
         // Scoped: the solutions are on disk when this block ends and verification reads the files
         // back, so their memory is freed before it starts.
         SolutionStore store;
+        SolvedFromMemoryOrFiles memory_or_files(store, request.out, file_cache);
         BuildOptions options;
         options.threads = threads;
         options.on_slice_done = [&](const SliceProgress& p) {
@@ -136,8 +180,25 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 done += slice_size(s);
                 report(observer, BuildItem{BuildStage::Resume, s.to_string(), slice_size(s), seconds_since(t0), detail, done,
                                            result.positions});
-            } else {
+            } else if (!budgeted) {
                 solve_slices(std::span(&order[i], 1), store, options);
+            } else {
+                // Room for this slice: slices in memory go (oldest first) until it fits with the
+                // page cache; the slices they were read for then read them from their files.
+                const std::uint64_t needed = 4 * slice_size(s) + file_cache;
+                for (std::size_t k = 0; k < i && store.memory_bytes() + needed > request.memory_budget_bytes; ++k) {
+                    store.remove(order[k]);
+                }
+                if (store.memory_bytes() + needed > request.memory_budget_bytes && observer.on_warning) {
+                    observer.on_warning("slice " + s.to_string() + " needs " + std::to_string(needed >> 20) +
+                                        " MiB, more than the memory budget of " +
+                                        std::to_string(request.memory_budget_bytes >> 20) + " MiB");
+                }
+                memory_or_files.refresh();
+                const auto t0 = Clock::now();
+                store.add(SliceSolver(s, memory_or_files, {threads}).solve());
+                const double seconds = seconds_since(t0);
+                options.on_slice_done({s, slice_size(s), seconds, i + 1, order.size(), store.find(s)});
             }
             result.peak_solution_bytes = std::max(result.peak_solution_bytes, store.memory_bytes());
             // Release what no later slice reads: the memory of a build is then the slice being
@@ -293,6 +354,13 @@ BuildReport build_database(const BuildRequest& request, const BuildObserver& obs
         }
     }
     if (request.out.empty()) throw RuntimeError(ErrorKind::InvalidArgument, "no output directory given");
+    if (request.memory_budget_bytes > 0 && request.format != OutputFormat::Native) {
+        throw RuntimeError(ErrorKind::InvalidArgument, "a memory budget applies to native builds only");
+    }
+    if (request.memory_budget_bytes > 0 && !(request.kinds.dtw && request.kinds.mtc)) {
+        // Slices read from their files must give the solver their distances (solved_slice_io.hpp).
+        throw RuntimeError(ErrorKind::InvalidArgument, "a memory budget needs every kind in the files (wld,dtw,mtc)");
+    }
     if (!request.slices.empty() && request.format != OutputFormat::Native) {
         // A Kingsrow db<n> file holds every slice of n pieces (3.1): a part of them is no such file.
         throw RuntimeError(ErrorKind::InvalidArgument, "slices can be built alone in the native format only");

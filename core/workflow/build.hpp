@@ -47,6 +47,11 @@ struct BuildRequest {
     native::ValueKinds kinds;
     OutputFormat format = OutputFormat::Native;
     int zstd_level = native::WriteOptions{}.zstd_level;  // native pages
+    // Native builds: the most bytes of solutions and page cache to hold (0: no limit, every solved
+    // slice stays in memory while a later slice reads it). Under a budget, solved slices that do
+    // not fit are read back from their files through a bounded page cache, and finished files are
+    // never restored; the files written are the same.
+    std::uint64_t memory_budget_bytes = 0;
     bool verify = true;
     std::uint64_t read_back_samples = 100'000;  // Kingsrow: positions sampled per slice (0: none)
 };
