@@ -116,23 +116,7 @@ void add_build(CLI::App& app) {
         ->type_name("S");
     command.add_option_function<std::string>("--out", [&r](const std::string& dir) { r.out = dir; })->type_name("DIR")->required();
     add_integer(command, "--threads", r.threads, 1, 256);
-    command
-        .add_option_function<std::string>("--memory-gb",
-                                          [&r](const std::string& text) {
-                                              std::size_t used = 0;
-                                              double gb = 0;
-                                              try {
-                                                  gb = std::stod(text, &used);
-                                              } catch (const std::exception&) {
-                                                  used = 0;
-                                              }
-                                              if (used != text.size() || !(gb > 0) || gb > 1 << 20) {
-                                                  throw UsageError("--memory-gb must be a positive number of GiB, got \"" +
-                                                                   text + "\"");
-                                              }
-                                              r.memory_budget_bytes = static_cast<std::uint64_t>(gb * 1073741824.0);
-                                          })
-        ->type_name("G");
+    add_gibibytes(command, "--memory-gb", r.memory_budget_bytes);
     command.add_option_function<std::string>("--kinds", [&r](const std::string& k) { r.kinds = workflow::parse_value_kinds(k); })
         ->type_name("K");
     add_integer(command, "--zstd-level", r.zstd_level, 1, 22);

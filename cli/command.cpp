@@ -56,4 +56,23 @@ CLI::App& add_command(CLI::App& parent, const std::string& name, std::string hel
     return command;
 }
 
+void add_gibibytes(CLI::App& command, const std::string& name, std::uint64_t& bytes) {
+    command
+        .add_option_function<std::string>(name,
+                                          [&bytes, name](const std::string& text) {
+                                              std::size_t used = 0;
+                                              double gib = 0;
+                                              try {
+                                                  gib = std::stod(text, &used);
+                                              } catch (const std::exception&) {
+                                                  used = 0;
+                                              }
+                                              if (used != text.size() || !(gib > 0) || gib > 1 << 20) {
+                                                  throw UsageError(name + " must be a positive number of GiB, got \"" + text + "\"");
+                                              }
+                                              bytes = static_cast<std::uint64_t>(gib * 1073741824.0);
+                                          })
+        ->type_name("G");
+}
+
 }  // namespace egdb::cli

@@ -71,6 +71,9 @@ CLI::Option* add_integer(CLI::App& command, const std::string& name, T& value, s
         ->type_name("N");
 }
 
+// Adds option `name` taking a positive number of GiB (decimals allowed: "0.5") stored in bytes.
+void add_gibibytes(CLI::App& command, const std::string& name, std::uint64_t& bytes);
+
 // The lines `egdb verify` prints for a finished verification (also the end of `egdb build`).
 void print_verify_result(const workflow::VerifyResult& result);
 

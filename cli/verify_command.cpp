@@ -71,14 +71,16 @@ void print_verify_result(const workflow::VerifyResult& r) {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: egdb verify DIR [--threads T] [--sample S]\n"
+    "usage: egdb verify DIR [--threads T] [--sample S] [--memory-gb G]\n"
     "Native database: checks every page checksum, then every stored position against its\n"
     "successors (WLD, DTW and MTC one-ply consistency), printing each problem with the\n"
     "position's FEN. Kingsrow set: checks every file's CRC-32 against the published table and\n"
     "reports each file as ok, wrong or missing (a set written by egdb differs by construction),\n"
     "then S random positions (default 20000, 0: none) of every table against their successors\n"
     "(WLD, and DTW when present; positions with a capture are skipped). Exit code 0 when all is\n"
-    "well, 1 otherwise.\n";
+    "well, 1 otherwise.\n"
+    "  --memory-gb G  native: decoded values and page cache held at most, in GiB; slices that do\n"
+    "                 not fit are read from their files when later slices reach them\n";
 
 int run_verify(const std::string& dir, workflow::VerifyRequest request) {
     Progress progress("verify", 0);
@@ -108,6 +110,7 @@ void add_verify(CLI::App& app) {
     command.add_option("DIR", o->dir)->required();
     add_integer(command, "--threads", o->request.threads, 1, 256);
     add_integer(command, "--sample", o->request.samples, 0, std::int64_t{1} << 40);
+    add_gibibytes(command, "--memory-gb", o->request.memory_budget_bytes);
 }
 
 }  // namespace egdb::cli

@@ -278,6 +278,13 @@ TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
         EXPECT_TRUE(std::any_of(r.messages.begin(), r.messages.end(),
                                 [&](const std::string& m) { return m.find(expected) != std::string::npos; }))
             << "no message \"" << expected << "\"; first: " << (r.messages.empty() ? "" : r.messages.front());
+        // Under the smallest memory budget, with the other slices read from their files.
+        const native::VerifyReport tight =
+            native::verify_native_database(dir, {.threads = 2, .memory_budget_bytes = 1, .max_messages = 1000});
+        EXPECT_EQ(tight.mismatches, r.mismatches);
+        EXPECT_EQ(tight.positions_checked, r.positions_checked);
+        EXPECT_TRUE(std::any_of(tight.messages.begin(), tight.messages.end(),
+                                [&](const std::string& m) { return m.find(expected) != std::string::npos; }));
     }
 }
 
@@ -378,6 +385,13 @@ TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
         const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
         EXPECT_EQ(slurp(dir / name), slurp(*dir_ / name)) << name;
     }
+    // Verification under the same budget: every position, within the budget, as without one.
+    const native::VerifyReport whole = native::verify_native_database(dir, {.threads = 2});
+    const native::VerifyReport within = native::verify_native_database(dir, {.threads = 2, .memory_budget_bytes = budget});
+    EXPECT_TRUE(within.ok()) << (within.messages.empty() ? "" : within.messages.front());
+    EXPECT_EQ(within.positions_checked, whole.positions_checked);
+    EXPECT_LT(within.peak_memory_bytes, whole.peak_memory_bytes);
+    EXPECT_LE(within.peak_memory_bytes, std::max(budget - file_cache, largest + largest / 16));
     request.kinds = workflow::parse_value_kinds("wld");
     EXPECT_THROW(workflow::build_database(request), RuntimeError);  // files without distances cannot feed the solver
 }

@@ -215,6 +215,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     start_stage(observer, BuildStage::Verify, 0);
     VerifyRequest verify;
     verify.threads = threads;
+    verify.memory_budget_bytes = request.memory_budget_bytes;
     verify.on_item = [&](const VerifyItem& item) {
         std::string detail = !item.checked ? "NOT CHECKED" : item.mismatches == 0 ? "ok" : std::to_string(item.mismatches) + " MISMATCHES";
         report(observer, BuildItem{BuildStage::Verify, item.label, item.positions, item.seconds, detail,

@@ -24,6 +24,7 @@ VerifyResult verify_native(const std::filesystem::path& directory, const VerifyR
     result.native = true;
     native::VerifyOptions options;
     options.threads = request.threads > 0 ? request.threads : default_threads();
+    options.memory_budget_bytes = request.memory_budget_bytes;
     options.on_slice_done = [&](const native::VerifyProgress& p) {
         report_item(request, VerifyItem{p.slice.to_string(), p.positions, p.mismatches, p.checked, p.seconds,
                                         static_cast<std::int64_t>(p.slices_done), static_cast<std::int64_t>(p.slices_total)});

@@ -34,6 +34,7 @@ struct VerifyItem {
 struct VerifyRequest {
     int threads = 0;                // 0: every core
     std::uint64_t samples = 20000;  // Kingsrow: random positions per table (0: files only)
+    std::uint64_t memory_budget_bytes = 0;  // native: see native::VerifyOptions (0: no limit)
     // Called after each unit; returning false cancels (the workflow then throws ErrorKind::Cancelled).
     std::function<bool(const VerifyItem&)> on_item;
 };

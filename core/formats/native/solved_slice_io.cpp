@@ -101,8 +101,11 @@ void decode_section(const SliceFileReader& file, int section, int threads, Store
 
 }  // namespace
 
-SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStore& smaller, int threads,
-                                 std::array<CaptureBits, 2>* must_capture) {
+namespace {
+
+template <class Lookup>
+SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int threads,
+                         std::array<CaptureBits, 2>* must_capture) {
     const SliceId slice = file.slice();
     SolvedSlice solved(slice);
     const std::uint64_t n = solved.size();
@@ -170,6 +173,18 @@ SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStor
         });
     }
     return solved;
+}
+
+}  // namespace
+
+SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStore& smaller, int threads,
+                                 std::array<CaptureBits, 2>* must_capture) {
+    return restore_with(file, smaller, threads, must_capture);
+}
+
+SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads,
+                                 std::array<CaptureBits, 2>* must_capture) {
+    return restore_with(file, smaller, threads, must_capture);
 }
 
 }  // namespace egdb::native

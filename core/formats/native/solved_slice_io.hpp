@@ -56,5 +56,9 @@ bool can_restore(const SliceFileReader& file);
 using CaptureBits = std::vector<std::uint64_t>;
 SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStore& smaller, int threads = 1,
                                  std::array<CaptureBits, 2>* must_capture = nullptr);
+// The same with the smaller slices from any source (a verification under a memory budget reads
+// some of them from their files).
+SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads,
+                                 std::array<CaptureBits, 2>* must_capture);
 
 }  // namespace egdb::native

@@ -56,13 +56,32 @@ CheckedKinds kinds_in_every_file(const std::vector<const SliceFileReader*>& file
     return kinds;
 }
 
+// The values of slices already checked: decoded in the store, or (under a memory budget, once
+// dropped from it) read from their files.
+class CheckedSlices final : public SolvedLookup {
+public:
+    CheckedSlices(const SolutionStore& store, const NativeDatabase& files) : store_(store), files_(files) {}
+    PositionValue value(const Position& p, Color side_to_move) const override {
+        if (!has_empty_side(p)) {
+            const SliceId slice = slice_of(p);
+            if (store_.find(is_canonical(slice) ? slice : color_reversed(slice)) == nullptr) return files_.value(p, side_to_move);
+        }
+        return store_.value(p, side_to_move);
+    }
+
+private:
+    const SolutionStore& store_;
+    const NativeDatabase& files_;
+};
+
 // Successor values while one slice is checked, answered from memory. A king move keeps the men,
 // so its successor lies in the men configuration being checked (a contiguous block of king
 // placements, kingsrow-format.md 2.3), still in cache; a man move stays in the slice; captures
 // and promotions lead to other slices, answered by the store.
+template <class Others>
 class SuccessorValues {
 public:
-    SuccessorValues(const SolvedSlice& solved, const KingPlacements& kings, const SolutionStore& store)
+    SuccessorValues(const SolvedSlice& solved, const KingPlacements& kings, const Others& store)
         : solved_(solved),
           kings_(kings),
           store_(store),
@@ -95,7 +114,7 @@ public:
 private:
     const SolvedSlice& solved_;
     const KingPlacements& kings_;
-    const SolutionStore& store_;
+    const Others& store_;
     const SliceIndexer& indexer_;
     int pieces_;
     Bitboard black_men_ = 0;
@@ -106,8 +125,9 @@ private:
 // Checks every stored position of `solved` (both stored sides to move) against its successors on
 // `threads` threads; returns the number of mismatches. Positions flagged in `must_capture` are
 // "don't care" in the file (their value in `solved` was derived, not read).
+template <class Others>
 std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBits, 2>& must_capture,
-                          const SolutionStore& store, CheckedKinds kinds, int threads, MessageSink& sink) {
+                          const Others& store, CheckedKinds kinds, int threads, MessageSink& sink) {
     const SliceId slice = solved.slice();
     const KingPlacements kings(slice);
     const std::uint64_t block = kings.block_size();
@@ -120,7 +140,7 @@ std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBit
     };
     std::atomic<std::uint64_t> mismatches{0};
     parallel_chunks(n, threads, 1 << 14, [&](std::uint64_t first, std::uint64_t last) {
-        SuccessorValues successors(solved, kings, store);
+        SuccessorValues<Others> successors(solved, kings, store);
         MoveList moves;
         for (std::uint64_t i = first; i < last; ++i) {
             if (i == first || i % block == 0) successors.enter_block(i, block);
@@ -153,10 +173,12 @@ std::vector<SliceId> still_needed(const std::vector<SliceId>& order, std::size_t
 
 // Why `slice` cannot be checked yet, or "": a slice its moves can reach is not in the directory,
 // or could not be checked itself (its values are then not at hand).
-std::string missing_successor(SliceId slice, const NativeDatabase& db, const SolutionStore& store) {
+std::string missing_successor(SliceId slice, const NativeDatabase& db, const std::vector<SliceId>& checked) {
     for (const SliceId t : successor_slices(slice)) {
         if (!db.has_slice(t)) return "slice " + t.to_string() + ", which its moves reach, is missing";
-        if (store.find(t) == nullptr) return "slice " + t.to_string() + ", which its moves reach, could not be checked";
+        if (std::find(checked.begin(), checked.end(), t) == checked.end()) {
+            return "slice " + t.to_string() + ", which its moves reach, could not be checked";
+        }
     }
     return "";
 }
@@ -166,7 +188,11 @@ std::string missing_successor(SliceId slice, const NativeDatabase& db, const Sol
 VerifyReport verify_native_database(const std::filesystem::path& directory, const VerifyOptions& options) {
     VerifyReport report;
     MessageSink sink(report, options.max_messages);
-    const NativeDatabase db(directory, OpenOptions{std::size_t{16} << 20});
+    const std::uint64_t budget = options.memory_budget_bytes;
+    const std::size_t file_cache =
+        budget > 0 ? std::clamp<std::size_t>(static_cast<std::size_t>(budget / 4), std::size_t{8} << 20, std::size_t{1} << 30)
+                   : std::size_t{16} << 20;
+    const NativeDatabase db(directory, OpenOptions{file_cache});
     const std::vector<const SliceFileReader*> files = db.files();
     report.files = files.size();
     for (const SliceFileReader* f : files) {
@@ -194,20 +220,31 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     // slices checked before it. A slice is dropped as soon as no slice still to be checked can
     // reach it, which bounds the memory by what one slice's successors need.
     SolutionStore store;
+    const CheckedSlices checked_slices(store, db);
+    std::vector<SliceId> checked_ok;  // slices checked without an obstacle: later slices may read them
     for (std::size_t k = 0; k < order.size(); ++k) {
         const SliceId slice = order[k];
         const auto start = std::chrono::steady_clock::now();
         std::uint64_t checked = 0, bad = 0;
-        std::string obstacle = missing_successor(slice, db, store);
+        std::string obstacle = missing_successor(slice, db, checked_ok);
         if (obstacle.empty()) {
             try {
+                if (budget > 0) {
+                    // Room for this slice's values (4 bytes a position) and capture flags (1 bit a
+                    // position and side): decoded slices go, oldest first, to be read from files.
+                    const std::uint64_t needed = 4 * slice_size(slice) + slice_size(slice) / 4 + file_cache;
+                    for (std::size_t j = 0; j < k && store.memory_bytes() + needed > budget; ++j) store.remove(order[j]);
+                }
                 std::array<CaptureBits, 2> must_capture;
-                store.add(restore_solved_slice(*db.file(slice), store, threads, &must_capture));
+                store.add(budget > 0 ? restore_solved_slice(*db.file(slice), checked_slices, threads, &must_capture)
+                                     : restore_solved_slice(*db.file(slice), store, threads, &must_capture));
                 std::uint64_t held = store.memory_bytes();
                 for (const CaptureBits& bits : must_capture) held += bits.size() * sizeof(std::uint64_t);
                 report.peak_memory_bytes = std::max(report.peak_memory_bytes, held);
-                bad = check_slice(*store.find(slice), must_capture, store, kinds, threads, sink);
+                bad = budget > 0 ? check_slice(*store.find(slice), must_capture, checked_slices, kinds, threads, sink)
+                                 : check_slice(*store.find(slice), must_capture, store, kinds, threads, sink);
                 checked = slice_size(slice) * (is_color_symmetric(slice) ? 1 : 2);
+                checked_ok.push_back(slice);
             } catch (const std::exception& e) {
                 // Thrown by reading the file (the slice is then not in the store, and slices that
                 // reach it are not checked either) or by the check itself.
