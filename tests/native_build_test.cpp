@@ -288,16 +288,23 @@ TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
     }
 }
 
+// A native build of the fixture's size into `dir`, without the verification pass.
+workflow::BuildRequest unverified_build(const fs::path& dir, int pieces) {
+    workflow::BuildRequest request;
+    request.out = dir;
+    request.pieces = pieces;
+    request.threads = 2;
+    request.verify = false;
+    return request;
+}
+
 // `--slices`: only the named slice and what it depends on are built, file for file the bytes of
 // the full build; a second target reuses what the first built.
 TEST_F(NativeBuild, SlicesAloneBuildWhatTheyNeedWithTheSameBytes) {
     const SliceId target = pieces() == 4 ? SliceId{2, 1, 1, 0} : SliceId{1, 1, 1, 0};
     const fs::path dir = scratch("slices");
-    workflow::BuildRequest request;
-    request.out = dir;
+    workflow::BuildRequest request = unverified_build(dir, 0);
     request.slices = {color_reversed(target)};  // either orientation names the slice
-    request.threads = 2;
-    request.verify = false;
     const workflow::BuildReport first = workflow::build_database(request);
     const std::vector<SliceId> needed = dependency_closure(std::vector<SliceId>{target});
     ASSERT_EQ(needed.back(), target);
@@ -333,11 +340,7 @@ TEST_F(NativeBuild, SlicesAloneBuildWhatTheyNeedWithTheSameBytes) {
 // solved; a finished build run again loads nothing.
 TEST_F(NativeBuild, BuildReleasesSolutionsNoLaterSliceReads) {
     const fs::path dir = scratch("memory");
-    workflow::BuildRequest request;
-    request.out = dir;
-    request.pieces = pieces();
-    request.threads = 2;
-    request.verify = false;
+    const workflow::BuildRequest request = unverified_build(dir, pieces());
     const workflow::BuildReport report = workflow::build_database(request);
     std::uint64_t all_solutions = 0;
     for (const SliceId s : build_order(pieces())) all_solutions += 4 * slice_size(s);
@@ -359,13 +362,9 @@ TEST_F(NativeBuild, BuildReleasesSolutionsNoLaterSliceReads) {
 // same bytes under the budget.
 TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
     const std::uint64_t budget = (pieces() == 4 ? std::uint64_t{40} : std::uint64_t{9}) << 20;
-    const std::uint64_t file_cache = std::uint64_t{8} << 20;  // the smallest page cache (a quarter of the budget, 8 MiB at least)
+    const std::uint64_t file_cache = std::uint64_t{8} << 20;  // the smallest page cache (an eighth of the budget, 8 MiB at least)
     const fs::path dir = scratch("budget");
-    workflow::BuildRequest request;
-    request.out = dir;
-    request.pieces = pieces();
-    request.threads = 2;
-    request.verify = false;
+    workflow::BuildRequest request = unverified_build(dir, pieces());
     request.memory_budget_bytes = budget;
     // Cancelled after a third of the slices, then run again.
     std::size_t items = 0;

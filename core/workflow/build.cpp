@@ -142,9 +142,9 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     }
     const bool budgeted = request.memory_budget_bytes > 0;
     const MemoryPlan plan = plan_memory(order, finished, !budgeted);
-    // Under a budget, a quarter of it (8 MiB .. 1 GiB) is the page cache of the finished files.
+    // Under a budget, an eighth of it (8 MiB .. 1 GiB) is the page cache of the finished files.
     const std::size_t file_cache =
-        std::clamp<std::size_t>(static_cast<std::size_t>(request.memory_budget_bytes / 4), std::size_t{8} << 20, std::size_t{1} << 30);
+        std::clamp<std::size_t>(static_cast<std::size_t>(request.memory_budget_bytes / 8), std::size_t{8} << 20, std::size_t{1} << 30);
     {
         // Scoped: the solutions are on disk when this block ends and verification reads the files
         // back, so their memory is freed before it starts.
@@ -183,9 +183,18 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             } else if (!budgeted) {
                 solve_slices(std::span(&order[i], 1), store, options);
             } else {
-                // Room for this slice: slices in memory go (oldest first) until it fits with the
-                // page cache; the slices they were read for then read them from their files.
-                const std::uint64_t needed = 4 * slice_size(s) + file_cache;
+                // Room for this slice: slices in memory go (oldest first) until it fits with what
+                // else the process holds while solving and writing it: the page cache, the files
+                // mapped for reading (their pages count as resident once read), and the writer's
+                // buffers (the packed WLD of both sides and the compressed pages, about 3 bytes a
+                // position). The slices the evicted ones were read for then read them from files.
+                std::uint64_t mapped = 0;
+                for (std::size_t k = 0; k < i; ++k) {
+                    std::error_code ec;
+                    const std::uintmax_t bytes = std::filesystem::file_size(paths[k], ec);
+                    if (!ec) mapped += bytes;
+                }
+                const std::uint64_t needed = 4 * slice_size(s) + 3 * slice_size(s) + file_cache + mapped;
                 for (std::size_t k = 0; k < i && store.memory_bytes() + needed > request.memory_budget_bytes; ++k) {
                     store.remove(order[k]);
                 }

@@ -47,10 +47,11 @@ struct BuildRequest {
     native::ValueKinds kinds;
     OutputFormat format = OutputFormat::Native;
     int zstd_level = native::WriteOptions{}.zstd_level;  // native pages
-    // Native builds: the most bytes of solutions and page cache to hold (0: no limit, every solved
-    // slice stays in memory while a later slice reads it). Under a budget, solved slices that do
-    // not fit are read back from their files through a bounded page cache, and finished files are
-    // never restored; the files written are the same.
+    // Native builds: the most bytes the build should hold (0: no limit, every solved slice stays
+    // in memory while a later slice reads it). Under a budget, solved slices that do not fit
+    // beside the slice being solved, its writer's buffers, the mapped files and a page cache of an
+    // eighth of the budget are read back from their files, and finished files are never restored;
+    // the files written are the same. A slice that alone needs more is solved with a warning.
     std::uint64_t memory_budget_bytes = 0;
     bool verify = true;
     std::uint64_t read_back_samples = 100'000;  // Kingsrow: positions sampled per slice (0: none)

@@ -190,11 +190,13 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     MessageSink sink(report, options.max_messages);
     const std::uint64_t budget = options.memory_budget_bytes;
     const std::size_t file_cache =
-        budget > 0 ? std::clamp<std::size_t>(static_cast<std::size_t>(budget / 4), std::size_t{8} << 20, std::size_t{1} << 30)
+        budget > 0 ? std::clamp<std::size_t>(static_cast<std::size_t>(budget / 8), std::size_t{8} << 20, std::size_t{1} << 30)
                    : std::size_t{16} << 20;
     const NativeDatabase db(directory, OpenOptions{file_cache});
     const std::vector<const SliceFileReader*> files = db.files();
     report.files = files.size();
+    std::uint64_t mapped_bytes = 0;
+    for (const SliceFileReader* f : files) mapped_bytes += f->file_size();
     for (const SliceFileReader* f : files) {
         for (const SectionDescriptor& d : f->sections()) report.pages += d.page_count;
         report.bad_pages += f->check_page_crcs([&](int section, std::uint64_t page) {
@@ -230,9 +232,10 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         if (obstacle.empty()) {
             try {
                 if (budget > 0) {
-                    // Room for this slice's values (4 bytes a position) and capture flags (1 bit a
-                    // position and side): decoded slices go, oldest first, to be read from files.
-                    const std::uint64_t needed = 4 * slice_size(slice) + slice_size(slice) / 4 + file_cache;
+                    // Room for this slice's values (4 bytes a position), capture flags (1 bit a
+                    // position and side), the page cache and the mapped files (resident once
+                    // read): decoded slices go, oldest first, to be read from files.
+                    const std::uint64_t needed = 4 * slice_size(slice) + slice_size(slice) / 4 + file_cache + mapped_bytes;
                     for (std::size_t j = 0; j < k && store.memory_bytes() + needed > budget; ++j) store.remove(order[j]);
                 }
                 std::array<CaptureBits, 2> must_capture;

@@ -29,7 +29,7 @@ struct VerifyOptions {
     int threads = 1;
     // The most bytes of decoded values, capture flags and page cache to hold (0: no limit). Under
     // a budget, decoded slices that do not fit are read from their files, through a page cache of
-    // a quarter of the budget (8 MiB .. 1 GiB), when a later slice's moves reach them.
+    // an eighth of the budget (8 MiB .. 1 GiB), when a later slice's moves reach them.
     std::uint64_t memory_budget_bytes = 0;
     std::size_t max_messages = 20;  // mismatches described in full; all are counted
     std::function<void(const VerifyProgress&)> on_slice_done;
