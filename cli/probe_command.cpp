@@ -30,11 +30,6 @@ constexpr const char* kProbeHelp =
     "--pv adds the principal variation (best moves to the end of the game, by DTW): pv=<moves>,\n"
     "or \"pv\": [...] in JSON.\n";
 
-struct ProbeLine {
-    std::string fen;
-    workflow::ProbeReport report;
-};
-
 std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
@@ -44,33 +39,26 @@ std::string json_string(const std::string& s) {
     return out + "\"";
 }
 
-std::string format_line(const ProbeLine& line, bool json, bool want_pv) {
-    struct {
-        const std::string& fen;
-        std::string wld;
-        const std::optional<int>& dtw;
-        const std::optional<int>& mtc;
-        const std::optional<std::string>& best;
-        const std::vector<std::string>& pv;
-    } l{line.fen, workflow::wld_word(line.report.wld), line.report.dtw, line.report.mtc, line.report.best, line.report.pv};
+std::string format_line(const std::string& fen, const workflow::ProbeReport& r, bool json, bool want_pv) {
+    const char* wld = workflow::wld_word(r.wld);
     std::ostringstream o;
     if (json) {
-        o << "{\"fen\": " << json_string(l.fen) << ", \"wld\": \"" << l.wld << "\", \"dtw\": "
-          << (l.dtw ? std::to_string(*l.dtw) : "null") << ", \"mtc\": " << (l.mtc ? std::to_string(*l.mtc) : "null")
-          << ", \"best\": " << (l.best ? json_string(*l.best) : "null");
+        o << "{\"fen\": " << json_string(fen) << ", \"wld\": \"" << wld << "\", \"dtw\": "
+          << (r.dtw ? std::to_string(*r.dtw) : "null") << ", \"mtc\": " << (r.mtc ? std::to_string(*r.mtc) : "null")
+          << ", \"best\": " << (r.best ? json_string(*r.best) : "null");
         if (want_pv) {
             o << ", \"pv\": [";
-            for (std::size_t i = 0; i < l.pv.size(); ++i) o << (i ? ", " : "") << json_string(l.pv[i]);
+            for (std::size_t i = 0; i < r.pv.size(); ++i) o << (i ? ", " : "") << json_string(r.pv[i]);
             o << "]";
         }
         o << "}";
     } else {
-        o << l.fen << " wld=" << l.wld << " dtw=" << (l.dtw ? std::to_string(*l.dtw) : "-")
-          << " mtc=" << (l.mtc ? std::to_string(*l.mtc) : "-") << " best=" << (l.best ? *l.best : "-");
+        o << fen << " wld=" << wld << " dtw=" << (r.dtw ? std::to_string(*r.dtw) : "-")
+          << " mtc=" << (r.mtc ? std::to_string(*r.mtc) : "-") << " best=" << (r.best ? *r.best : "-");
         if (want_pv) {
             o << " pv=";
-            if (l.pv.empty()) o << "-";
-            for (std::size_t i = 0; i < l.pv.size(); ++i) o << (i ? "," : "") << l.pv[i];
+            if (r.pv.empty()) o << "-";
+            for (std::size_t i = 0; i < r.pv.size(); ++i) o << (i ? "," : "") << r.pv[i];
         }
     }
     return o.str();
@@ -119,9 +107,8 @@ int run_probe(const ProbeOptions& o) {
     for (std::size_t i = 0; i < positions.size(); ++i) {
         try {
             const FenPosition& fp = positions[i];
-            const ProbeLine line{to_fen(fp.position, fp.side_to_move),
-                                 workflow::probe_position(*db, fp.position, fp.side_to_move, o.want_pv)};
-            out += format_line(line, o.json, o.want_pv);
+            out += format_line(to_fen(fp.position, fp.side_to_move),
+                               workflow::probe_position(*db, fp.position, fp.side_to_move, o.want_pv), o.json, o.want_pv);
         } catch (const LookupNotPossible& e) {
             throw UsageError(inputs[i].first + ": " + e.what());
         }

@@ -8,6 +8,7 @@
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/native_database.hpp"
+#include "core/formats/native/store_then_files.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
@@ -78,41 +79,6 @@ MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool
     return plan;
 }
 
-// The solved slices a build under a memory budget reads: those still in memory from the store,
-// every other one from its finished file through the bounded page cache of a NativeDatabase
-// (docs/native-format.md), which resolves its "don't care" positions from their successors.
-// Every slice is written before a later slice can read it, so the files hold all of them.
-class SolvedFromMemoryOrFiles final : public SolvedLookup {
-public:
-    SolvedFromMemoryOrFiles(const SolutionStore& memory, const std::filesystem::path& directory, std::size_t cache_bytes)
-        : memory_(memory), directory_(directory), cache_bytes_(cache_bytes) {}
-
-    // Sees the files written since the last call (NativeDatabase maps the files present when it opens).
-    void refresh() {
-        files_.reset();
-        if (native::has_slice_files(directory_)) {
-            files_ = std::make_unique<native::NativeDatabase>(directory_, native::OpenOptions{cache_bytes_});
-        }
-    }
-
-    PositionValue value(const Position& position, Color side_to_move) const override {
-        if (!has_empty_side(position)) {
-            const SliceId slice = slice_of(position);
-            if (memory_.find(is_canonical(slice) ? slice : color_reversed(slice)) != nullptr) {
-                return memory_.value(position, side_to_move);
-            }
-            if (files_) return files_->value(position, side_to_move);
-        }
-        return memory_.value(position, side_to_move);  // an empty side, or the store's own error
-    }
-
-private:
-    const SolutionStore& memory_;
-    std::filesystem::path directory_;
-    std::size_t cache_bytes_;
-    std::unique_ptr<native::NativeDatabase> files_;
-};
-
 void build_native(const BuildRequest& request, const BuildObserver& observer, int threads,
                   const std::vector<SliceId>& order, BuildReport& result) {
     // Leftovers of an interrupted write are never valid files (util/atomic_file_writer.hpp).
@@ -149,7 +115,9 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         // Scoped: the solutions are on disk when this block ends and verification reads the files
         // back, so their memory is freed before it starts.
         SolutionStore store;
-        SolvedFromMemoryOrFiles memory_or_files(store, request.out, file_cache);
+        // Under a budget, the slices dropped from the store are read from the files written so far.
+        std::unique_ptr<native::NativeDatabase> files;
+        native::StoreThenFiles memory_or_files(store, nullptr);
         BuildOptions options;
         options.threads = threads;
         options.on_slice_done = [&](const SliceProgress& p) {
@@ -203,7 +171,14 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                                         " MiB, more than the memory budget of " +
                                         std::to_string(request.memory_budget_bytes >> 20) + " MiB");
                 }
-                memory_or_files.refresh();
+                // The files written since the last slice are seen by opening them again, which is
+                // needed only when a slice this one reads is no longer in memory.
+                const std::vector<SliceId> reads = successor_slices(s);
+                if (std::any_of(reads.begin(), reads.end(), [&](SliceId t) { return store.find(t) == nullptr; })) {
+                    memory_or_files.set_files(nullptr);
+                    files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
+                    memory_or_files.set_files(files.get());
+                }
                 const auto t0 = Clock::now();
                 store.add(SliceSolver(s, memory_or_files, {threads}).solve());
                 const double seconds = seconds_since(t0);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/formats/native/native_database.hpp"
+#include "core/formats/native/store_then_files.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/king_placements.hpp"
@@ -55,24 +56,6 @@ CheckedKinds kinds_in_every_file(const std::vector<const SliceFileReader*>& file
     }
     return kinds;
 }
-
-// The values of slices already checked: decoded in the store, or (under a memory budget, once
-// dropped from it) read from their files.
-class CheckedSlices final : public SolvedLookup {
-public:
-    CheckedSlices(const SolutionStore& store, const NativeDatabase& files) : store_(store), files_(files) {}
-    PositionValue value(const Position& p, Color side_to_move) const override {
-        if (!has_empty_side(p)) {
-            const SliceId slice = slice_of(p);
-            if (store_.find(is_canonical(slice) ? slice : color_reversed(slice)) == nullptr) return files_.value(p, side_to_move);
-        }
-        return store_.value(p, side_to_move);
-    }
-
-private:
-    const SolutionStore& store_;
-    const NativeDatabase& files_;
-};
 
 // Successor values while one slice is checked, answered from memory. A king move keeps the men,
 // so its successor lies in the men configuration being checked (a contiguous block of king
@@ -222,7 +205,8 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     // slices checked before it. A slice is dropped as soon as no slice still to be checked can
     // reach it, which bounds the memory by what one slice's successors need.
     SolutionStore store;
-    const CheckedSlices checked_slices(store, db);
+    // Slices already checked: decoded in the store, or (under a budget, once dropped) from files.
+    const StoreThenFiles checked_slices(store, &db);
     std::vector<SliceId> checked_ok;  // slices checked without an obstacle: later slices may read them
     for (std::size_t k = 0; k < order.size(); ++k) {
         const SliceId slice = order[k];

@@ -1,0 +1,33 @@
+// The values of solved slices held partly in memory and partly only in their files: a slice the
+// SolutionStore holds is answered from it, any other from its native file through a
+// NativeDatabase (page cache; "don't care" positions resolved from their successors). A build or
+// a verification under a memory budget drops decoded slices from the store and reads them here.
+#pragma once
+
+#include "core/formats/native/native_database.hpp"
+#include "core/generate/solution_store.hpp"
+
+namespace egdb::native {
+
+class StoreThenFiles final : public SolvedLookup {
+public:
+    // `files` may be null (no file to read yet) and may be replaced between uses (set_files).
+    StoreThenFiles(const SolutionStore& store, const NativeDatabase* files) : store_(store), files_(files) {}
+    void set_files(const NativeDatabase* files) noexcept { files_ = files; }
+
+    PositionValue value(const Position& position, Color side_to_move) const override {
+        if (files_ != nullptr && !has_empty_side(position)) {
+            const SliceId slice = slice_of(position);
+            if (store_.find(is_canonical(slice) ? slice : color_reversed(slice)) == nullptr) {
+                return files_->value(position, side_to_move);
+            }
+        }
+        return store_.value(position, side_to_move);  // held, an empty side, or the store's own error
+    }
+
+private:
+    const SolutionStore& store_;
+    const NativeDatabase* files_;
+};
+
+}  // namespace egdb::native
