@@ -33,6 +33,11 @@ constexpr const char* kBuildHelp =
     "                builds of every kind). Solved slices that do not fit are read back from\n"
     "                their files when later slices need them; the files are the same. Default: no\n"
     "                limit (every slice stays in memory while a later slice reads it)\n"
+    "  --units-from N  native: slices of at least N positions are solved one advancement level\n"
+    "                at a time, each level kept as a checksummed unit file in DIR/units until\n"
+    "                the slice file is written, so an interrupted build (even kill -9) resumes at\n"
+    "                the first unfinished level; the files are the same (default 134217728:\n"
+    "                the 6-piece slices above that; 0: every slice)\n"
     "  --threads T   worker threads (default: all cores)\n"
     "  --kinds K     value kinds to store, comma-separated (default wld,dtw,mtc)\n"
     "  --format F    native (default), or Kingsrow files that the Kingsrow driver opens: WLD in\n"
@@ -117,6 +122,7 @@ void add_build(CLI::App& app) {
     command.add_option_function<std::string>("--out", [&r](const std::string& dir) { r.out = dir; })->type_name("DIR")->required();
     add_integer(command, "--threads", r.threads, 1, 256);
     add_gibibytes(command, "--memory-gb", r.memory_budget_bytes);
+    add_integer(command, "--units-from", r.unit_file_min_positions, 0, std::int64_t{1} << 62);
     command.add_option_function<std::string>("--kinds", [&r](const std::string& k) { r.kinds = workflow::parse_value_kinds(k); })
         ->type_name("K");
     add_integer(command, "--zstd-level", r.zstd_level, 1, 22);

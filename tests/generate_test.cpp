@@ -110,16 +110,24 @@ TEST(GenerateOrder, SuccessorSlicesHoldEveryMoveAndComeFirst) {
     }
 }
 
-TEST(GenerateOrder, ManMovesLeadToEarlierLevels) {
+// A level reads only the next more advanced one (solved_level.hpp): every man move that stays
+// in the slice raises the advancement by exactly one.
+TEST(GenerateOrder, ManMovesLeadToTheNextLevel) {
     const SliceId slice{1, 0, 2, 0};
     const SliceIndexer& indexer = slice_indexer(slice);
     const auto levels = men_configuration_levels(slice);
     const std::uint64_t block = indexer.size() / men_configurations(slice.nbm, slice.nwm);
-    std::vector<std::size_t> level_of(men_configurations(slice.nbm, slice.nwm));
+    std::vector<int> level_of(men_configurations(slice.nbm, slice.nwm));
     std::size_t total = 0;
     for (std::size_t l = 0; l < levels.size(); ++l) {
-        for (const std::uint64_t men : levels[l]) level_of[men] = l;
-        total += levels[l].size();
+        if (l > 0) {
+            EXPECT_LT(levels[l].advancement, levels[l - 1].advancement);
+        }
+        for (const std::uint64_t men : levels[l].configurations) {
+            level_of[men] = levels[l].advancement;
+            EXPECT_EQ(men_advancement(indexer.position_at(men * block)), levels[l].advancement);
+        }
+        total += levels[l].configurations.size();
     }
     ASSERT_EQ(total, level_of.size());
     for (std::uint64_t men = 0; men < level_of.size(); ++men) {
@@ -130,7 +138,7 @@ TEST(GenerateOrder, ManMovesLeadToEarlierLevels) {
             for (const Move& m : moves) {
                 const Position q = apply_move(p, side, m);
                 if (m.is_capture() || slice_of(q) != slice) continue;
-                EXPECT_LT(level_of[indexer.index_of(q) / block], level_of[men]) << to_fen(p, side);
+                EXPECT_EQ(level_of[indexer.index_of(q) / block], level_of[men] + 1) << to_fen(p, side);
             }
         }
     }

@@ -360,13 +360,15 @@ TEST_F(NativeBuild, BuildReleasesSolutionsNoLaterSliceReads) {
 // The out-of-core path: under a memory budget smaller than the solutions, solved slices that do
 // not fit are read back from their files; the files are byte for byte those of the in-memory
 // build, the solutions held stay within the budget, and a build cancelled half-way resumes to the
-// same bytes under the budget.
+// same bytes under the budget. Every slice is solved in (slice, level) units through unit files,
+// as the large slices of a 6-piece build are.
 TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
     const std::uint64_t budget = (pieces() == 4 ? std::uint64_t{40} : std::uint64_t{9}) << 20;
     const std::uint64_t file_cache = std::uint64_t{8} << 20;  // the smallest page cache (an eighth of the budget, 8 MiB at least)
     const fs::path dir = scratch("budget");
     workflow::BuildRequest request = unverified_build(dir, pieces());
     request.memory_budget_bytes = budget;
+    request.unit_file_min_positions = 0;
     // Cancelled after a third of the slices, then run again.
     std::size_t items = 0;
     workflow::BuildObserver cancel_early;
@@ -381,6 +383,7 @@ TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
     }
     EXPECT_LE(report.peak_solution_bytes, std::max(budget - file_cache, largest));
     EXPECT_LT(report.peak_solution_bytes, pieces() == 4 ? all_solutions / 2 : all_solutions);
+    EXPECT_FALSE(fs::exists(dir / "units"));
     for (const SliceId s : build_order(pieces())) {
         const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
         EXPECT_EQ(slurp(dir / name), slurp(*dir_ / name)) << name;

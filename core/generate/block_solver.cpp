@@ -23,14 +23,18 @@ constexpr std::uint8_t kOutcomeWin = 2;
                               std::to_string(kMaxStoredPlies) + " plies, the storable maximum");
 }
 
+[[noreturn]] void throw_no_next_level(SliceId slice) {
+    throw std::logic_error("slice " + slice.to_string() + ": a man move leads to a level that is not solved");
+}
+
 }  // namespace
 
-BlockSolver::BlockSolver(const KingPlacements& kings, const SolvedLookup& smaller, SolvedSlice& out)
-    : kings_(kings),
+BlockSolver::BlockSolver(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller)
+    : slice_(slice),
+      kings_(kings),
       smaller_(smaller),
-      out_(out),
-      indexer_(slice_indexer(out.slice())),
-      slice_(out.slice()) {
+      indexer_(slice_indexer(slice)),
+      block_divisor_(kings.block_size()) {
     const std::uint64_t entries = 2 * kings.block_size();
     if (entries > std::numeric_limits<Entry>::max()) {
         throw std::length_error("slice " + slice_.to_string() + ": block too large for 32-bit entries");
@@ -51,17 +55,22 @@ Position BlockSolver::position_of(Entry e) const noexcept {
     return kings_.position(black_men_, white_men_, e >> 1);
 }
 
-void BlockSolver::solve(std::uint64_t men) {
+void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next) {
     const std::uint64_t block = kings_.block_size();
-    first_index_ = men * block;
-    const Position first = indexer_.position_at(first_index_);
+    const std::uint64_t men = level.configurations()[slot];
+    const Position first = indexer_.position_at(men * block);
     black_men_ = first.men(Color::Black);
     white_men_ = first.men(Color::White);
+    if (cached_advancement_ != level.advancement()) {
+        // The slots cached are those of the level above the previous level solved.
+        slot_cache_.fill(CachedSlot{});
+        cached_advancement_ = level.advancement();
+    }
 
     for (std::uint64_t local = 0; local < block; ++local) {
         const Position p = kings_.position(black_men_, white_men_, local);
-        classify_moves(local, Color::Black, p);
-        classify_moves(local, Color::White, p);
+        classify_moves(local, Color::Black, p, next);
+        classify_moves(local, Color::White, p, next);
     }
 
     propagate<true>();
@@ -75,7 +84,7 @@ void BlockSolver::solve(std::uint64_t men) {
             if (finished && ((distance_[e] & 1u) != 0) != won) {
                 throw std::logic_error("slice " + slice_.to_string() + ": DTW parity broken");
             }
-            out_.dtw_codes(side)[first_index_ + local] = finished ? distance_[e] : kDrawCode;
+            level.block_dtw_codes(slot, side)[local] = finished ? distance_[e] : kDrawCode;
             dtw_won_[e] = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
         }
     }
@@ -90,12 +99,12 @@ void BlockSolver::solve(std::uint64_t men) {
             if (outcome != dtw_won_[e]) {
                 throw std::logic_error("slice " + slice_.to_string() + ": MTC pass disagrees with DTW pass");
             }
-            out_.mtc(side)[first_index_ + local] = finished ? distance_[e] : 0;
+            level.block_mtc(slot, side)[local] = finished ? distance_[e] : 0;
         }
     }
 }
 
-void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position& position) {
+void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next) {
     const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
     const Color opponent = opposite(side);
     const Bitboard own_men = position.men(side);
@@ -116,7 +125,7 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
         // A conversion: the successor lies in an already-solved block or slice.
         const Position child = apply_move(position, side, move);
         const bool stays_in_slice = !move.is_capture() && (move.to & promotion_row) == 0;
-        const PositionValue v = stays_in_slice ? out_.value(indexer_.index_of(child), opponent)
+        const PositionValue v = stays_in_slice ? next_level_value(next, indexer_.index_of(child), opponent)
                                                : smaller_.value(child, opponent);
         flags |= kAnyConversion;
         const unsigned distance = v.dtw + 1u;
@@ -139,6 +148,12 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
     king_moves_[e] = static_cast<std::uint8_t>(king_moves);
     win_bound_[e] = static_cast<std::uint8_t>(win_bound);
     loss_bound_[e] = static_cast<std::uint8_t>(loss_bound);
+}
+
+void BlockSolver::cache_next_slot(const SolvedLevel* next, CachedSlot& cached, std::uint64_t men) const {
+    const std::uint64_t slot = next == nullptr ? SolvedLevel::kAbsent : next->slot_of(men);
+    if (slot == SolvedLevel::kAbsent) throw_no_next_level(slice_);
+    cached = {men, slot};
 }
 
 void BlockSolver::finish(Entry e, bool won, unsigned distance) {

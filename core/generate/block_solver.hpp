@@ -2,7 +2,7 @@
 // those men, both sides to move). Inside a block only king moves are possible without leaving it;
 // every other move (a capture, any man move including a promotion) is a conversion whose
 // successor is already solved: captures and promotions in smaller slices (SolvedLookup), man
-// moves in more advanced men configurations of the same slice (men_order.hpp).
+// moves in the next more advanced level of the same slice (men_order.hpp, solved_level.hpp).
 //
 // The block is solved in two passes over the same move graph:
 //  1. DTW (and WLD): a bucket queue by distance. Conversions give every entry a bound: the
@@ -29,20 +29,21 @@
 
 #include "core/generate/king_placements.hpp"
 #include "core/generate/solved_lookup.hpp"
-#include "core/generate/solved_slice.hpp"
+#include "core/generate/solved_level.hpp"
 #include "core/index/slice_indexer.hpp"
 
 namespace egdb {
 
 class BlockSolver {
 public:
-    // `out` is the slice being solved: the solver writes the entries of the blocks it is given and
-    // reads those of already-solved blocks. `smaller` answers for every other slice.
-    BlockSolver(const KingPlacements& kings, const SolvedLookup& smaller, SolvedSlice& out);
+    // `kings` are the king placements of `slice`; `smaller` answers for every other slice.
+    BlockSolver(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller);
 
-    // Solves men configuration `men` (0 .. men_configurations - 1). Throws std::overflow_error
-    // when a distance exceeds kMaxStoredPlies.
-    void solve(std::uint64_t men);
+    // Solves the men configuration at `slot` of `level` and writes its block there. Man moves
+    // that stay in the slice are read from `next`, the level one row of advancement higher
+    // (nullptr when there is none). Throws std::overflow_error when a distance exceeds
+    // kMaxStoredPlies, std::logic_error when a man move leads outside `next`.
+    void solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next);
 
 private:
     // Entry e = 2 * local index + side to move (Black = 0, White = 1).
@@ -57,23 +58,38 @@ private:
         kAnyConversion = 32,
     };
 
-    void classify_moves(std::uint64_t local, Color side, const Position& position);
+    void classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next);
     template <bool kDistanceToWin>
     void propagate();
     void finish(Entry e, bool won, unsigned distance);
+    PositionValue next_level_value(const SolvedLevel* next, std::uint64_t index, Color side_to_move) {
+        const std::uint64_t men = block_divisor_.quotient(index);
+        CachedSlot& cached = slot_cache_[men % slot_cache_.size()];
+        if (cached.men != men) [[unlikely]] cache_next_slot(next, cached, men);
+        return next->value_at(cached.slot, index - men * kings_.block_size(), side_to_move);
+    }
     Position position_of(Entry e) const noexcept;
 
+    SliceId slice_;
     const KingPlacements& kings_;
     const SolvedLookup& smaller_;
-    SolvedSlice& out_;
     const SliceIndexer& indexer_;
-    SliceId slice_;
     std::array<std::uint8_t, 2> conversion_plies_{};  // MTC of a conversion, by side to move
 
     // The block being solved.
     Bitboard black_men_ = 0;
     Bitboard white_men_ = 0;
-    std::uint64_t first_index_ = 0;
+
+    // The man moves of a block lead to a handful of configurations of the next level (one per
+    // man and direction): their slots, direct-mapped by configuration, kept for one level.
+    struct CachedSlot {
+        std::uint64_t men = ~std::uint64_t{0};
+        std::uint64_t slot = 0;
+    };
+    std::array<CachedSlot, 64> slot_cache_{};
+    [[gnu::noinline]] void cache_next_slot(const SolvedLevel* next, CachedSlot& cached, std::uint64_t men) const;
+    int cached_advancement_ = -1;
+    detail::FastDivisor block_divisor_;
 
     // Per entry, sized 2 * block size once.
     std::vector<std::uint8_t> flags_;

@@ -21,7 +21,7 @@ int men_advancement(const Position& position) noexcept {
     return advancement;
 }
 
-std::vector<std::vector<std::uint64_t>> men_configuration_levels(SliceId slice) {
+std::vector<MenLevel> men_configuration_levels(SliceId slice) {
     const SliceIndexer& indexer = slice_indexer(slice);
     const std::uint64_t configurations = men_configurations(slice.nbm, slice.nwm);
     const std::uint64_t block = indexer.size() / configurations;
@@ -31,9 +31,10 @@ std::vector<std::vector<std::uint64_t>> men_configuration_levels(SliceId slice) 
         const int a = men_advancement(indexer.position_at(men * block));
         by_advancement[static_cast<std::size_t>(a)].push_back(men);
     }
-    std::vector<std::vector<std::uint64_t>> levels;
-    for (auto it = by_advancement.rbegin(); it != by_advancement.rend(); ++it) {
-        if (!it->empty()) levels.push_back(std::move(*it));
+    std::vector<MenLevel> levels;
+    for (int a = kMaxAdvancement; a >= 0; --a) {
+        auto& group = by_advancement[static_cast<std::size_t>(a)];
+        if (!group.empty()) levels.push_back({a, std::move(group)});
     }
     return levels;
 }

@@ -18,8 +18,15 @@ namespace egdb {
 // man 9 - (s-1)/5.
 int men_advancement(const Position& position) noexcept;
 
-// The men configurations (numbers 0 .. men_configurations - 1, the `men` of section 2.3) of a
-// slice, grouped by advancement, most advanced group first; each group is in increasing order.
-std::vector<std::vector<std::uint64_t>> men_configuration_levels(SliceId slice);
+// The men configurations of one advancement: numbers 0 .. men_configurations - 1 (the `men` of
+// section 2.3), in increasing order.
+struct MenLevel {
+    int advancement = 0;
+    std::vector<std::uint64_t> configurations;
+};
+
+// The men configurations of a slice grouped by advancement, most advanced group first; empty
+// groups are left out.
+std::vector<MenLevel> men_configuration_levels(SliceId slice);
 
 }  // namespace egdb

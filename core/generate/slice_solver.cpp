@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -14,55 +15,107 @@
 
 namespace egdb {
 
+namespace {
+
+// Copies every finished level into one SolvedSlice: the in-memory solve.
+class SliceAssembler final : public LevelSink {
+public:
+    explicit SliceAssembler(SliceId slice) : out_(slice) {}
+
+    bool has_level(SliceId, int) override { return false; }
+    SolvedLevel load_level(SliceId slice, int) override {
+        throw std::logic_error("slice " + slice.to_string() + ": no stored levels in memory");
+    }
+    void store_level(const SolvedLevel& level, double) override { out_.store(level); }
+
+    SolvedSlice take() { return std::move(out_); }
+
+private:
+    SolvedSlice out_;
+};
+
+}  // namespace
+
 SliceSolver::SliceSolver(SliceId slice, const SolvedLookup& smaller, SolveOptions options)
     : slice_(slice), smaller_(smaller), options_(options) {
     if (!is_indexable(slice) || slice.black() == 0 || slice.white() == 0) {
-        throw std::invalid_argument("cannot solve slice " + slice.to_string() +
+        throw std::invalid_argument("cannot solve slice " + slice_.to_string() +
                                     ": need 1 to " + std::to_string(kMaxPiecesPerSide) + " pieces a side");
     }
 }
 
 SolvedSlice SliceSolver::solve() const {
-    SolvedSlice out(slice_);
+    SliceAssembler assembler(slice_);
+    solve_levels(assembler);
+    return assembler.take();
+}
+
+void SliceSolver::solve_levels(LevelSink& sink) const {
     const KingPlacements kings(slice_);
-    const auto levels = men_configuration_levels(slice_);
+    std::vector<MenLevel> levels = men_configuration_levels(slice_);
     std::size_t widest_level = 1;
-    for (const auto& level : levels) widest_level = std::max(widest_level, level.size());
+    for (const auto& level : levels) widest_level = std::max(widest_level, level.configurations.size());
     const std::size_t threads = std::min(static_cast<std::size_t>(std::max(1, options_.threads)), widest_level);
 
-    // One workspace per worker, reused for every configuration it takes.
-    std::vector<std::unique_ptr<BlockSolver>> workers;
-    for (std::size_t w = 0; w < threads; ++w) workers.push_back(std::make_unique<BlockSolver>(kings, smaller_, out));
+    // One workspace per worker, reused for every configuration it takes (made on first use: a
+    // resumed slice with every level stored needs none).
+    std::vector<std::unique_ptr<BlockSolver>> workers(threads);
+    const auto worker = [&](std::size_t w) -> BlockSolver& {
+        if (!workers[w]) workers[w] = std::make_unique<BlockSolver>(slice_, kings, smaller_);
+        return *workers[w];
+    };
 
-    for (const std::vector<std::uint64_t>& level : levels) {
-        const std::size_t active = std::min(threads, level.size());
-        if (active == 1) {
-            for (const std::uint64_t men : level) workers[0]->solve(men);
+    // The level above the one being solved, when it is one row of advancement higher.
+    std::optional<SolvedLevel> above;
+    bool above_stored = false;  // `above` was skipped as stored and is not loaded yet
+    int above_advancement = -2;
+    for (MenLevel& men_level : levels) {
+        const int a = men_level.advancement;
+        if (sink.has_level(slice_, a)) {
+            above.reset();
+            above_stored = true;
+            above_advancement = a;
             continue;
         }
-        std::atomic<std::size_t> next{0};
-        std::vector<std::exception_ptr> errors(active);
-        {
-            std::vector<std::jthread> pool;
-            for (std::size_t w = 0; w < active; ++w) {
-                pool.emplace_back([&, w] {
-                    try {
-                        for (std::size_t k = next.fetch_add(1, std::memory_order_relaxed); k < level.size();
-                             k = next.fetch_add(1, std::memory_order_relaxed)) {
-                            workers[w]->solve(level[k]);
+        if (above_stored && above_advancement == a + 1) above.emplace(sink.load_level(slice_, above_advancement));
+        const SolvedLevel* next = above && above->advancement() == a + 1 ? &*above : nullptr;
+
+        const auto start = std::chrono::steady_clock::now();
+        SolvedLevel level(slice_, a, std::move(men_level.configurations));
+        const std::size_t count = level.configurations().size();
+        const std::size_t active = std::min(threads, count);
+        if (active == 1) {
+            for (std::size_t k = 0; k < count; ++k) worker(0).solve(level, k, next);
+        } else {
+            for (std::size_t w = 0; w < active; ++w) worker(w);
+            std::atomic<std::size_t> next_slot{0};
+            std::vector<std::exception_ptr> errors(active);
+            {
+                std::vector<std::jthread> pool;
+                for (std::size_t w = 0; w < active; ++w) {
+                    pool.emplace_back([&, w] {
+                        try {
+                            for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < count;
+                                 k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
+                                workers[w]->solve(level, k, next);
+                            }
+                        } catch (...) {
+                            errors[w] = std::current_exception();
+                            next_slot.store(count, std::memory_order_relaxed);
                         }
-                    } catch (...) {
-                        errors[w] = std::current_exception();
-                        next.store(level.size(), std::memory_order_relaxed);
-                    }
-                });
+                    });
+                }
+            }  // joins: the level's entries are complete and visible before the next level reads them
+            for (const auto& error : errors) {
+                if (error) std::rethrow_exception(error);
             }
-        }  // joins: the level's entries are complete and visible before the next level reads them
-        for (const auto& error : errors) {
-            if (error) std::rethrow_exception(error);
         }
+        const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+        sink.store_level(level, seconds.count());
+        above.emplace(std::move(level));
+        above_stored = false;
+        above_advancement = a;
     }
-    return out;
 }
 
 }  // namespace egdb

@@ -1,16 +1,23 @@
 // Solves one slice: WLD, DTW and MTC (position_value.hpp) for every index and both sides to
-// move, by retrograde analysis one men configuration at a time (block_solver.hpp), most advanced
-// configurations first (men_order.hpp).
+// move, by retrograde analysis one advancement level at a time (solved_level.hpp), most
+// advanced level first (men_order.hpp), each men configuration of a level as one block
+// (block_solver.hpp).
 //
-// Threads: the configurations of one advancement level are independent, so worker threads take
-// whole configurations (each an aligned, contiguous index range of KB * KW positions) from a
-// shared counter and write only those entries; they read only configurations of earlier levels,
-// finished before the level started (the threads of a level are joined before the next level).
-// No lock is taken; the result does not depend on the number of threads.
+// A level needs only the level above it, so a slice is solved with two levels in memory: the
+// finished levels go to a LevelSink, which keeps them (in memory, as SolvedSlice, or in unit
+// files that a build resumes from) and can hand back levels solved before.
+//
+// Threads: the configurations of one level are independent, so worker threads take whole
+// configurations (each an aligned, contiguous block of KB * KW positions) from a shared counter
+// and write only those entries; they read only the level above, finished before the level
+// started (the threads of a level are joined before the next level). No lock is taken; the result
+// does not depend on the number of threads.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
+#include "core/generate/solved_level.hpp"
 #include "core/generate/solved_lookup.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice.hpp"
@@ -21,6 +28,19 @@ struct SolveOptions {
     int threads = 1;  // worker threads; values below 1 mean 1
 };
 
+// Where a level-by-level solve puts its results (and finds those of an interrupted solve).
+class LevelSink {
+public:
+    virtual ~LevelSink() = default;
+    // True when the level of `advancement` was solved and kept before; the solver then skips it.
+    virtual bool has_level(SliceId slice, int advancement) = 0;
+    // Returns a level for which has_level() was true, as it was stored. Called only when the
+    // next level to solve reads it.
+    virtual SolvedLevel load_level(SliceId slice, int advancement) = 0;
+    // Takes a newly solved level. `seconds` is its solving time.
+    virtual void store_level(const SolvedLevel& level, double seconds) = 0;
+};
+
 class SliceSolver {
 public:
     // `slice`: both sides non-empty, at most kMaxPiecesPerSide a side (any orientation; the
@@ -28,9 +48,13 @@ public:
     // or a promotion leads to. Throws std::invalid_argument for an unsupported slice.
     SliceSolver(SliceId slice, const SolvedLookup& smaller, SolveOptions options = {});
 
-    // Solves the slice. Throws std::overflow_error when a distance exceeds kMaxStoredPlies, and
-    // whatever `smaller` throws for a missing slice.
+    // Solves the slice in memory. Throws std::overflow_error when a distance exceeds
+    // kMaxStoredPlies, and whatever `smaller` throws for a missing slice.
     SolvedSlice solve() const;
+
+    // Solves the levels `sink` does not have, most advanced first, handing each to `sink`.
+    // Throws what solve() throws, and what the sink throws.
+    void solve_levels(LevelSink& sink) const;
 
 private:
     SliceId slice_;

@@ -1,11 +1,28 @@
 #include "core/generate/solved_slice.hpp"
 
+#include <cstring>
+#include <stdexcept>
+
 namespace egdb {
 
 SolvedSlice::SolvedSlice(SliceId slice) : slice_(slice), size_(slice_size(slice)) {
     for (std::size_t side = 0; side < 2; ++side) {
         dtw_codes_[side].assign(size_, kDrawCode);
         mtc_[side].assign(size_, 0);
+    }
+}
+
+void SolvedSlice::store(const SolvedLevel& level) {
+    if (level.slice() != slice_) throw std::invalid_argument("a level of slice " + level.slice().to_string() + " is not part of " + slice_.to_string());
+    const std::uint64_t block = level.block_size();
+    const auto& configurations = level.configurations();
+    for (std::size_t side = 0; side < 2; ++side) {
+        const auto dtw = level.dtw_codes(static_cast<Color>(side));
+        const auto mtc = level.mtc(static_cast<Color>(side));
+        for (std::size_t k = 0; k < configurations.size(); ++k) {
+            std::memcpy(dtw_codes_[side].data() + configurations[k] * block, dtw.data() + k * block, block);
+            std::memcpy(mtc_[side].data() + configurations[k] * block, mtc.data() + k * block, block);
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/board/position.hpp"
 #include "core/generate/position_value.hpp"
+#include "core/generate/solved_level.hpp"
 #include "core/index/slice.hpp"
 
 namespace egdb {
@@ -39,6 +40,9 @@ public:
     std::span<std::uint8_t> mtc(Color side_to_move) noexcept {
         return mtc_[static_cast<std::size_t>(side_to_move)];
     }
+
+    // Copies the blocks of a level of this slice into place.
+    void store(const SolvedLevel& level);
 
     std::uint64_t memory_bytes() const noexcept { return 4 * size_; }
 

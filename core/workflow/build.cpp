@@ -4,11 +4,13 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/store_then_files.hpp"
+#include "core/formats/native/unit_directory.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
@@ -21,6 +23,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Where a native build keeps the unit files of the slices it is solving (unit_directory.hpp).
+constexpr std::string_view kUnitDirectoryName = "units";
 
 constexpr std::array<std::string_view, 4> kFormatNames{"native", "kingsrow-v2", "kingsrow-v1", "kingsrow-runlen"};
 
@@ -79,12 +84,26 @@ MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool
     return plan;
 }
 
+// Unit files of slices whose slice file is finished are leftovers of a build stopped between
+// writing the slice file and removing its units.
+void remove_finished_units(const std::filesystem::path& unit_directory, const std::vector<SliceId>& order,
+                           const std::vector<bool>& finished) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(unit_directory, ec)) return;
+    for (const auto& entry : std::filesystem::directory_iterator(unit_directory)) {
+        const std::string name = entry.path().filename().string();
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            if (finished[i] && name.starts_with("unit-" + order[i].to_string() + "-")) std::filesystem::remove(entry.path(), ec);
+        }
+    }
+}
+
 void build_native(const BuildRequest& request, const BuildObserver& observer, int threads,
                   const std::vector<SliceId>& order, BuildReport& result) {
     // Leftovers of an interrupted write are never valid files (util/atomic_file_writer.hpp).
-    for (const auto& entry : std::filesystem::directory_iterator(request.out)) {
-        if (entry.path().extension() == ".tmp") std::filesystem::remove(entry.path());
-    }
+    const std::filesystem::path unit_directory = request.out / kUnitDirectoryName;
+    native::UnitDirectory::remove_temporary_files(request.out);
+    native::UnitDirectory::remove_temporary_files(unit_directory);
     native::SolvedWriteOptions write;
     write.kinds = request.kinds;
     write.format.zstd_level = request.zstd_level;
@@ -106,6 +125,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; solving slice " + s.to_string() + " again");
         }
     }
+    remove_finished_units(unit_directory, order, finished);
     const bool budgeted = request.memory_budget_bytes > 0;
     const MemoryPlan plan = plan_memory(order, finished, !budgeted);
     // Under a budget, an eighth of it (8 MiB .. 1 GiB) is the page cache of the finished files.
@@ -118,15 +138,39 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         // Under a budget, the slices dropped from the store are read from the files written so far.
         std::unique_ptr<native::NativeDatabase> files;
         native::StoreThenFiles memory_or_files(store, nullptr);
+        // A slice solved in units has counted its positions unit by unit.
+        bool counted_by_units = false;
+        std::optional<native::UnitDirectory> units;
+        const auto on_unit = [&](const native::UnitDirectory::UnitDone& u) {
+            done += u.positions;
+            char detail[160];
+            std::snprintf(detail, sizeof detail, "%s, %.1f MiB unit file", u.resumed ? "resumed" : "solved",
+                          static_cast<double>(u.file_bytes) / (1024.0 * 1024.0));
+            report(observer, BuildItem{u.resumed ? BuildStage::Resume : BuildStage::Solve,
+                                       u.slice.to_string() + " a" + std::to_string(u.advancement), u.positions, u.seconds, detail,
+                                       done, result.positions});
+        };
+        // Solves slice `s` in memory, or unit by unit through the unit files when it is large
+        // enough for an interruption to be worth resuming from inside it.
+        const auto solve_slice = [&](SliceId s, const SolvedLookup& lookup) -> SolvedSlice {
+            counted_by_units = slice_size(s) >= request.unit_file_min_positions;
+            if (!counted_by_units) return SliceSolver(s, lookup, {threads}).solve();
+            units.emplace(unit_directory, s, native::UnitDirectory::Callbacks{on_unit, observer.on_warning});
+            SliceSolver(s, lookup, {threads}).solve_levels(*units);
+            return units->assemble();
+        };
         BuildOptions options;
         options.threads = threads;
         options.on_slice_done = [&](const SliceProgress& p) {
             const auto t0 = Clock::now();
             const native::WrittenSlice w = native::write_solved_slice(request.out, *p.solved, write);
+            // The slice file is complete: its units are no longer needed.
+            if (counted_by_units && units) units->remove_units();
+            units.reset();
             const double written = seconds_since(t0);
             result.solve_seconds += p.seconds;
             result.write_seconds += written;
-            done += p.positions;
+            if (!counted_by_units) done += p.positions;
             char detail[160];
             std::snprintf(detail, sizeof detail, "solve %.2f s, write %.2f s, %.3f WLD bits/position", p.seconds, written,
                           8.0 * static_cast<double>(w.wld_bytes) / (2.0 * static_cast<double>(p.positions)));
@@ -149,7 +193,9 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 report(observer, BuildItem{BuildStage::Resume, s.to_string(), slice_size(s), seconds_since(t0), detail, done,
                                            result.positions});
             } else if (!budgeted) {
-                solve_slices(std::span(&order[i], 1), store, options);
+                const auto t0 = Clock::now();
+                store.add(solve_slice(s, store));
+                options.on_slice_done({s, slice_size(s), seconds_since(t0), i + 1, order.size(), store.find(s)});
             } else {
                 // Room for this slice: slices in memory go (oldest first) until it fits with what
                 // else the process holds while solving and writing it: the page cache, the files
@@ -180,7 +226,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                     memory_or_files.set_files(files.get());
                 }
                 const auto t0 = Clock::now();
-                store.add(SliceSolver(s, memory_or_files, {threads}).solve());
+                store.add(solve_slice(s, memory_or_files));
                 const double seconds = seconds_since(t0);
                 options.on_slice_done({s, slice_size(s), seconds, i + 1, order.size(), store.find(s)});
             }
@@ -195,6 +241,10 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     }
     result.seconds = seconds_since(start);
     result.peak_memory_mib = peak_memory_mib();
+    {
+        std::error_code ec;
+        std::filesystem::remove(unit_directory, ec);  // only when empty
+    }
     if (!request.verify) return;
     start_stage(observer, BuildStage::Verify, 0);
     VerifyRequest verify;

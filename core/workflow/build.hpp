@@ -53,6 +53,13 @@ struct BuildRequest {
     // eighth of the budget are read back from their files, and finished files are never restored;
     // the files written are the same. A slice that alone needs more is solved with a warning.
     std::uint64_t memory_budget_bytes = 0;
+    // Native builds: slices of at least this many positions are solved one advancement level at a
+    // time, each level kept as a unit file in OUT/units until the slice file is written
+    // (formats/native/unit_file.hpp), so that an interrupted build resumes at the first
+    // unfinished level; the files written are the same. 0: every slice. The default (2^27) leaves
+    // every slice of up to 5 pieces in memory (the largest, 1211, has 1.03e8 positions and takes
+    // under a minute) and solves the larger 6-piece slices in units.
+    std::uint64_t unit_file_min_positions = std::uint64_t{1} << 27;
     bool verify = true;
     std::uint64_t read_back_samples = 100'000;  // Kingsrow: positions sampled per slice (0: none)
 };

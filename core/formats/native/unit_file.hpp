@@ -1,0 +1,61 @@
+// Unit files: one solved (slice, advancement level) unit of a build (generate/solved_level.hpp),
+// kept on disk so that a build interrupted at any moment (kill -9 included) resumes at the first
+// unfinished unit, and so that units can be solved on other machines (docs/native-format.md,
+// "Unit files"). A unit file is temporary: the slice file is assembled from the units of a slice
+// and the units are then removed.
+//
+// A unit names its output (the slice and the advancement) and its inputs: the level it reads
+// (one row of advancement higher, or none) and the solved slices its captures and promotions
+// reach. Layout, little-endian:
+//
+//   header   "EGDBUNIT", u32 version (1), u8 nbm nbk nwm nwk, i32 advancement,
+//            i32 level read (advancement + 1, or -1 for none), u32 n, n x (u8 nbm nbk nwm nwk)
+//            input slices, u64 configurations, u64 block size
+//   payload  one zstd frame of: the configurations (u64 each, increasing), then for Black and
+//            then White to move the DTW codes and the MTC bytes of every block in configuration
+//            order (generate/position_value.hpp)
+//   trailer  u64 compressed payload bytes, u32 CRC-32C of the uncompressed payload,
+//            u32 CRC-32C of the header and of the trailer's first 12 bytes
+//
+// The file is written under a temporary name and renamed into place once complete and synced
+// (util/atomic_file_writer.hpp), so a unit file that exists was written whole; the checksums
+// catch what went wrong later on the disk.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/generate/solved_level.hpp"
+#include "core/index/slice.hpp"
+
+namespace egdb::native {
+
+inline constexpr int kUnitFileVersion = 1;
+
+// "unit-1212-a017.egdbu": slice nbm nbk nwm nwk, advancement.
+std::string unit_file_name(SliceId slice, int advancement);
+
+// What a unit is computed from.
+struct UnitInputs {
+    int level_read = -1;            // advancement of the level of the same slice it reads; -1: none
+    std::vector<SliceId> slices;    // canonical solved slices its moves reach
+    friend bool operator==(const UnitInputs&, const UnitInputs&) = default;
+};
+
+struct UnitWriteOptions {
+    int zstd_level = 1;  // units are temporary: fast compression
+};
+
+// Writes `level` to `path` atomically. Throws FileError on I/O failure (full disk included).
+// Returns the file's size in bytes.
+std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLevel& level, const UnitInputs& inputs,
+                               const UnitWriteOptions& options = {});
+
+// Reads the unit file at `path`, which must hold level `advancement` of `slice` with exactly the
+// men configurations `configurations` and the inputs `inputs`. Throws FileError when it cannot be
+// read and CorruptDataError, naming the file, when it is truncated, damaged or holds another unit.
+SolvedLevel read_unit_file(const std::filesystem::path& path, SliceId slice, int advancement,
+                           const std::vector<std::uint64_t>& configurations, const UnitInputs& inputs);
+
+}  // namespace egdb::native

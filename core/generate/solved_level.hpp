@@ -1,0 +1,119 @@
+// The solution of one advancement level of a slice: the men configurations whose men have
+// advanced the same total number of rows (men_order.hpp), for both sides to move, with the same
+// per-position bytes as SolvedSlice (a DTW code that also carries WLD, and MTC).
+//
+// A level is the unit the solver works in. A man move that stays in the slice raises the
+// advancement by exactly one, so solving level a reads only level a + 1 of the same slice (and
+// other, already-solved slices): a slice can be solved with two levels in memory instead of the
+// whole slice, and a finished level can be stored as a unit file (formats/native/unit_file.hpp)
+// from which a build resumes or which another machine solves.
+//
+// Each men configuration is one contiguous block of KB * KW indices (king_placements.hpp); the
+// level keeps its blocks one after another in increasing configuration order.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/board/position.hpp"
+#include "core/generate/position_value.hpp"
+#include "core/index/slice.hpp"
+#include "core/index/slice_indexer.hpp"
+
+namespace egdb {
+
+class SolvedLevel {
+public:
+    // Every entry of `configurations` (increasing, each < men_configurations of the slice) starts
+    // as a draw with MTC 0. Throws std::invalid_argument for configurations out of order or range.
+    SolvedLevel(SliceId slice, int advancement, std::vector<std::uint64_t> configurations);
+
+    SliceId slice() const noexcept { return slice_; }
+    int advancement() const noexcept { return advancement_; }
+    const std::vector<std::uint64_t>& configurations() const noexcept { return configurations_; }
+    std::uint64_t block_size() const noexcept { return block_size_; }
+    // Positions held for each side to move: configurations * block size.
+    std::uint64_t size() const noexcept { return configurations_.size() * block_size_; }
+
+    // The position of men configuration `men` among configurations(), or kAbsent.
+    static constexpr std::uint64_t kAbsent = ~std::uint64_t{0};
+    std::uint64_t slot_of(std::uint64_t men) const noexcept {
+        const std::uint64_t bucket = men >> bucket_shift_;
+        if (bucket + 1 >= directory_.size()) return kAbsent;
+        // A bucket holds a few configurations (the directory has about one bucket per
+        // configuration of the level): a short scan.
+        for (std::uint32_t k = directory_[bucket], end = directory_[bucket + 1]; k < end; ++k) {
+            if (configurations_[k] == men) return k;
+            if (configurations_[k] > men) break;
+        }
+        return kAbsent;
+    }
+
+    // True when the level holds the configuration of slice index `index`.
+    bool holds(std::uint64_t index) const noexcept { return slot_of(men_divisor_.quotient(index)) != kAbsent; }
+
+    // Value at slice index `index`. Throws std::logic_error when the level does not hold it (a
+    // solver reading a level other than the next more advanced one).
+    PositionValue value(std::uint64_t index, Color side_to_move) const {
+        const std::uint64_t men = men_divisor_.quotient(index);
+        const std::uint64_t slot = slot_of(men);
+        if (slot == kAbsent) throw_not_held(index);
+        const std::uint64_t offset = slot * block_size_ + (index - men * block_size_);
+        const auto s = static_cast<std::size_t>(side_to_move);
+        return decode_value(dtw_codes_[s][offset], mtc_[s][offset]);
+    }
+
+    // Value at `offset` of the block at `slot` (< configurations().size(); offset < block_size()).
+    PositionValue value_at(std::uint64_t slot, std::uint64_t offset, Color side_to_move) const noexcept {
+        const auto s = static_cast<std::size_t>(side_to_move);
+        const std::uint64_t i = slot * block_size_ + offset;
+        return decode_value(dtw_codes_[s][i], mtc_[s][i]);
+    }
+
+    // The bytes of the block at `slot` (< configurations().size()).
+    std::span<DistanceCode> block_dtw_codes(std::uint64_t slot, Color side_to_move) noexcept {
+        return std::span(dtw_codes_[static_cast<std::size_t>(side_to_move)]).subspan(slot * block_size_, block_size_);
+    }
+    std::span<std::uint8_t> block_mtc(std::uint64_t slot, Color side_to_move) noexcept {
+        return std::span(mtc_[static_cast<std::size_t>(side_to_move)]).subspan(slot * block_size_, block_size_);
+    }
+
+    // Every block of the level in configuration order (what a unit file stores).
+    std::span<const DistanceCode> dtw_codes(Color side_to_move) const noexcept {
+        return dtw_codes_[static_cast<std::size_t>(side_to_move)];
+    }
+    std::span<const std::uint8_t> mtc(Color side_to_move) const noexcept {
+        return mtc_[static_cast<std::size_t>(side_to_move)];
+    }
+    std::span<DistanceCode> dtw_codes(Color side_to_move) noexcept { return dtw_codes_[static_cast<std::size_t>(side_to_move)]; }
+    std::span<std::uint8_t> mtc(Color side_to_move) noexcept { return mtc_[static_cast<std::size_t>(side_to_move)]; }
+
+    std::uint64_t memory_bytes() const noexcept {
+        return 4 * size() + 8 * configurations_.size() + 4 * directory_.size();
+    }
+
+    friend bool operator==(const SolvedLevel& a, const SolvedLevel& b) noexcept {
+        return a.slice_ == b.slice_ && a.advancement_ == b.advancement_ && a.configurations_ == b.configurations_ &&
+               a.dtw_codes_ == b.dtw_codes_ && a.mtc_ == b.mtc_;
+    }
+
+private:
+    [[noreturn]] void throw_not_held(std::uint64_t index) const;
+
+    SliceId slice_;
+    int advancement_ = 0;
+    std::vector<std::uint64_t> configurations_;
+    std::uint64_t block_size_ = 0;
+    detail::FastDivisor men_divisor_;
+    // Slots of the configurations in [b << bucket_shift_, (b + 1) << bucket_shift_) are
+    // directory_[b] .. directory_[b + 1] - 1. A dense table over every configuration of the slice
+    // would cost 4 bytes per configuration of the whole slice at every level (800 MB at 3030).
+    int bucket_shift_ = 0;
+    std::vector<std::uint32_t> directory_;
+    std::array<std::vector<DistanceCode>, 2> dtw_codes_;
+    std::array<std::vector<std::uint8_t>, 2> mtc_;
+};
+
+}  // namespace egdb

@@ -1,0 +1,307 @@
+// Solving by (slice, advancement level) units (generate/solved_level.hpp) and the unit files a
+// build resumes from (formats/native/unit_file.hpp): a level-by-level solve equals the in-memory
+// one, unit files round-trip and refuse damage, a build through unit files writes the same bytes,
+// and a build killed with SIGKILL while it writes units resumes at the first unfinished unit to
+// the same bytes. Builds up to 4 pieces (3 in sanitizer builds, EGDB_TEST_QUICK).
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/unit_directory.hpp"
+#include "core/formats/native/unit_file.hpp"
+#include "core/generate/build_driver.hpp"
+#include "core/generate/men_order.hpp"
+#include "core/generate/slice_solver.hpp"
+#include "core/generate/solution_store.hpp"
+#include "core/util/error.hpp"
+#include "core/workflow/build.hpp"
+#include "tests/scratch_dir.hpp"
+#include "tests/shared_dir.hpp"
+#include "tests/test_positions.hpp"
+
+namespace egdb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+void spit(const fs::path& p, const std::string& bytes) {
+    std::ofstream f(p, std::ios::binary | std::ios::trunc);
+    f << bytes;
+}
+
+// Keeps levels in memory and claims to hold those of `stored`: a resumed solve.
+class MemorySink final : public LevelSink {
+public:
+    std::map<int, SolvedLevel> stored;
+    std::vector<int> solved;  // advancements solved, in order
+    std::vector<int> loaded;  // advancements loaded, in order
+
+    bool has_level(SliceId, int advancement) override { return stored.contains(advancement); }
+    SolvedLevel load_level(SliceId, int advancement) override {
+        loaded.push_back(advancement);
+        return stored.at(advancement);
+    }
+    void store_level(const SolvedLevel& level, double) override {
+        solved.push_back(level.advancement());
+        stored.emplace(level.advancement(), level);
+    }
+};
+
+// The solutions of up to 3 pieces, and slice 2010's levels: 2010 has men of both colours, so its
+// levels read each other, and each level has several configurations.
+class LevelSolve : public ::testing::Test {
+protected:
+    static constexpr SliceId kSlice{2, 0, 1, 0};
+    static void SetUpTestSuite() {
+        store_ = new SolutionStore;
+        solve_slices(3, *store_);
+    }
+    static void TearDownTestSuite() {
+        delete store_;
+        store_ = nullptr;
+    }
+    static SolutionStore* store_;
+};
+SolutionStore* LevelSolve::store_ = nullptr;
+
+TEST_F(LevelSolve, LevelsAssembleToTheInMemorySolution) {
+    MemorySink sink;
+    SliceSolver(kSlice, *store_, {2}).solve_levels(sink);
+    const auto levels = men_configuration_levels(kSlice);
+    ASSERT_EQ(sink.solved.size(), levels.size());
+    EXPECT_TRUE(sink.loaded.empty());
+    SolvedSlice assembled(kSlice);
+    for (const auto& [a, level] : sink.stored) assembled.store(level);
+    EXPECT_TRUE(assembled == *store_->find(kSlice));
+}
+
+// A resumed solve skips the stored levels, loads only a stored level that the next unsolved one
+// reads (one row of advancement higher), and ends with the same solution.
+TEST_F(LevelSolve, ResumedSolveLoadsOnlyTheLevelAboveAndGivesTheSameLevels) {
+    MemorySink full;
+    SliceSolver(kSlice, *store_, {1}).solve_levels(full);
+    const auto levels = men_configuration_levels(kSlice);
+    ASSERT_GE(levels.size(), 6U);
+    MemorySink resumed;
+    // Stored: the first three levels and the fifth.
+    for (const std::size_t k : {0, 1, 2, 4}) resumed.stored.emplace(levels[k].advancement, full.stored.at(levels[k].advancement));
+    SliceSolver(kSlice, *store_, {2}).solve_levels(resumed);
+    EXPECT_EQ(resumed.solved.size(), levels.size() - 4);
+    EXPECT_EQ(resumed.solved.front(), levels[3].advancement);
+    std::vector<int> expected_loads;
+    for (const std::size_t k : {2, 4}) {
+        if (levels[k].advancement == levels[k + 1].advancement + 1) expected_loads.push_back(levels[k].advancement);
+    }
+    EXPECT_EQ(resumed.loaded, expected_loads);
+    for (const auto& [a, level] : full.stored) EXPECT_TRUE(resumed.stored.at(a) == level) << "level " << a;
+}
+
+TEST_F(LevelSolve, ALevelDoesNotAnswerForConfigurationsItDoesNotHold) {
+    const auto levels = men_configuration_levels(kSlice);
+    const SolvedLevel level(kSlice, levels[1].advancement, levels[1].configurations);
+    const std::uint64_t other = levels[0].configurations.front();
+    EXPECT_FALSE(level.holds(other * level.block_size()));
+    EXPECT_TRUE(level.holds(levels[1].configurations.back() * level.block_size() + level.block_size() - 1));
+    EXPECT_THROW(level.value(other * level.block_size(), Color::Black), std::logic_error);
+    EXPECT_THROW(SolvedLevel(kSlice, 0, {3, 2}), std::invalid_argument);
+    EXPECT_THROW(SolvedLevel(kSlice, 0, {men_configurations(kSlice.nbm, kSlice.nwm)}), std::invalid_argument);
+}
+
+class UnitFiles : public LevelSolve {};
+
+TEST_F(UnitFiles, RoundTripAndNameTheirUnit) {
+    const test::ScratchDir dir("unit_round_trip");
+    native::UnitDirectory units(dir.path(), kSlice);
+    SliceSolver(kSlice, *store_, {2}).solve_levels(units);
+    const auto levels = men_configuration_levels(kSlice);
+    for (const MenLevel& l : levels) EXPECT_TRUE(fs::exists(units.path(l.advancement))) << l.advancement;
+    EXPECT_EQ(native::unit_file_name(kSlice, 7), "unit-2010-a007.egdbu");
+    EXPECT_TRUE(units.assemble() == *store_->find(kSlice));
+    // Inputs: the level above when there is one, and the slices the moves reach.
+    const native::UnitInputs top = units.inputs(levels.front().advancement);
+    EXPECT_EQ(top.level_read, -1);
+    EXPECT_EQ(top.slices, successor_slices(kSlice));
+    EXPECT_EQ(units.inputs(levels[1].advancement).level_read, levels[0].advancement == levels[1].advancement + 1 ? levels[0].advancement : -1);
+    units.remove_units();
+    for (const MenLevel& l : levels) EXPECT_FALSE(fs::exists(units.path(l.advancement)));
+}
+
+TEST_F(UnitFiles, DamagedTruncatedOrForeignFilesAreRefused) {
+    const test::ScratchDir dir("unit_damage");
+    const auto levels = men_configuration_levels(kSlice);
+    const MenLevel& l = levels[1];
+    native::UnitDirectory units(dir.path(), kSlice);
+    SliceSolver(kSlice, *store_, {1}).solve_levels(units);
+    const fs::path path = units.path(l.advancement);
+    const std::string good = slurp(path);
+    const native::UnitInputs inputs = units.inputs(l.advancement);
+    const auto read = [&] { return native::read_unit_file(path, kSlice, l.advancement, l.configurations, inputs); };
+    ASSERT_NO_THROW(read());
+
+    const auto expect_corrupt = [&](const std::string& bytes, const std::string& what) {
+        spit(path, bytes);
+        try {
+            read();
+            ADD_FAILURE() << what << ": accepted";
+        } catch (const CorruptDataError& e) {
+            EXPECT_NE(std::string(e.what()).find(path.filename().string()), std::string::npos) << e.what();
+        }
+    };
+    for (const std::size_t cut : {std::size_t{0}, std::size_t{10}, good.size() / 2, good.size() - 1}) {
+        expect_corrupt(good.substr(0, cut), "truncated to " + std::to_string(cut));
+    }
+    for (const std::size_t at : {std::size_t{3}, std::size_t{14}, good.size() / 2, good.size() - 20, good.size() - 3}) {
+        std::string bad = good;
+        bad[at] = static_cast<char>(bad[at] ^ 0x10);
+        expect_corrupt(bad, "byte " + std::to_string(at) + " flipped");
+    }
+    expect_corrupt(good + "x", "a byte appended");
+    spit(path, good);
+    // Another unit than the one expected: other level, other slice, other inputs.
+    EXPECT_THROW(native::read_unit_file(path, kSlice, levels[2].advancement, levels[2].configurations, inputs), CorruptDataError);
+    native::UnitInputs other_inputs = inputs;
+    other_inputs.slices.pop_back();
+    EXPECT_THROW(native::read_unit_file(path, kSlice, l.advancement, l.configurations, other_inputs), CorruptDataError);
+    EXPECT_THROW(native::read_unit_file(dir.path() / "missing.egdbu", kSlice, l.advancement, l.configurations, inputs), FileError);
+
+    // A damaged unit found on resume is solved again, with a warning, and the result is the same.
+    std::string bad = good;
+    bad[good.size() / 2] = static_cast<char>(bad[good.size() / 2] ^ 1);
+    spit(path, bad);
+    std::vector<std::string> warnings;
+    native::UnitDirectory resumed(dir.path(), kSlice, {nullptr, [&](const std::string& m) { warnings.push_back(m); }});
+    SliceSolver(kSlice, *store_, {2}).solve_levels(resumed);
+    ASSERT_EQ(warnings.size(), 1U);
+    EXPECT_NE(warnings[0].find(path.filename().string()), std::string::npos);
+    EXPECT_EQ(slurp(path), good);
+    EXPECT_TRUE(resumed.assemble() == *store_->find(kSlice));
+}
+
+workflow::BuildRequest request_for(const fs::path& dir, int pieces) {
+    workflow::BuildRequest r;
+    r.pieces = pieces;
+    r.out = dir;
+    r.threads = 2;
+    r.verify = false;
+    return r;
+}
+
+// Every slice file of `dir` against `reference`, and nothing else left in `dir`.
+void expect_same_files(const fs::path& dir, const fs::path& reference, int pieces) {
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        ++files;
+        EXPECT_EQ(slurp(e.path()), slurp(reference / e.path().filename())) << e.path();
+    }
+    EXPECT_EQ(files, build_order(pieces).size());
+}
+
+// Every slice in units, under a memory budget that sends solved slices to their files (the path
+// of a 6-piece build), and without one. (native_build_test.cpp's budget test builds 4 pieces in
+// units under a budget.)
+TEST(UnitBuild, BuildThroughUnitFilesWritesTheSameBytesAndRemovesItsUnits) {
+    constexpr int pieces = 3;
+    const test::ScratchDir scratch("unit_build");
+    const fs::path reference = scratch.sub("memory");
+    workflow::build_database(request_for(reference, pieces));
+    for (const std::uint64_t budget : {std::uint64_t{2} << 20, std::uint64_t{0}}) {
+        const fs::path dir = scratch.sub("units");
+        workflow::BuildRequest r = request_for(dir, pieces);
+        r.unit_file_min_positions = 0;
+        r.memory_budget_bytes = budget;
+        std::size_t unit_items = 0;
+        workflow::BuildObserver observer;
+        observer.on_item = [&](const workflow::BuildItem& item) {
+            if (item.label.find(" a") != std::string::npos) ++unit_items;
+            return true;
+        };
+        workflow::build_database(r, observer);
+        std::size_t levels = 0;
+        for (const SliceId s : build_order(pieces)) levels += men_configuration_levels(s).size();
+        EXPECT_EQ(unit_items, levels) << "budget " << budget;
+        EXPECT_FALSE(fs::exists(dir / "units"));
+        expect_same_files(dir, reference, pieces);
+    }
+}
+
+// The CLI is killed with SIGKILL (no chance to clean up) while it writes unit files, three times,
+// then run to the end: the rerun resumes from the unit files and writes the same bytes. Three
+// pieces: about a hundred units, each a few milliseconds.
+TEST(UnitBuild, KilledBuildResumesAtTheFirstUnfinishedUnit) {
+    constexpr int kPieces = 3;
+    const test::ScratchDir scratch("unit_kill");
+    const fs::path reference = scratch.sub("memory");
+    workflow::build_database(request_for(reference, kPieces));
+    const fs::path dir = scratch.sub("killed");
+    const std::string pieces = std::to_string(kPieces);
+    const auto run = [&](const fs::path& log, bool kill_when_units_appear) {
+        const pid_t child = ::fork();
+        if (child == 0) {
+            const std::string out = dir.string();
+            const std::string cli = test::cli_path().string();
+            const int fd = ::creat(log.c_str(), 0644);
+            ::dup2(fd, STDERR_FILENO);
+            ::dup2(fd, STDOUT_FILENO);
+            ::execl(cli.c_str(), cli.c_str(), "build", "--pieces", pieces.c_str(), "--threads", "2", "--no-verify",
+                    "--units-from", "0", "--out", out.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        bool killed = false;
+        // Killed once this run has written two unit files of its own.
+        std::size_t written = 0;
+        while (kill_when_units_appear && !killed) {
+            int status = 0;
+            if (::waitpid(child, &status, WNOHANG) == child) return std::make_pair(false, status);
+            written = 0;
+            std::ifstream in(log);
+            for (std::string line; std::getline(in, line);) {
+                if (line.find(", solved, ") != std::string::npos) ++written;
+            }
+            if (written >= 2) {
+                ::kill(child, SIGKILL);
+                killed = true;
+            } else {
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        return std::make_pair(killed, status);
+    };
+    int kills = 0;
+    for (int round = 0; round < 3; ++round) {
+        const auto [killed, status] = run(scratch.path() / ("round" + std::to_string(round) + ".log"), true);
+        if (killed) {
+            ++kills;
+            EXPECT_TRUE(WIFSIGNALED(status));
+        }
+    }
+    EXPECT_EQ(kills, 3) << "the build finished before it could be killed";
+    const fs::path last = scratch.path() / "final.log";
+    const auto [killed, status] = run(last, false);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(last);
+    // The last run found units of the slice in flight and resumed from them.
+    EXPECT_NE(slurp(last).find(", resumed, "), std::string::npos) << slurp(last);
+    EXPECT_FALSE(fs::exists(dir / "units"));
+    expect_same_files(dir, reference, kPieces);
+}
+
+}  // namespace
+}  // namespace egdb
