@@ -10,6 +10,7 @@
 
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
+#include "core/util/peak_memory.hpp"
 #include "core/workflow/build.hpp"
 
 namespace egdb::cli {
@@ -31,8 +32,8 @@ constexpr const char* kBuildHelp =
     "                (native format only)\n"
     "  --memory-gb G solutions and page cache held at most, in GiB (decimals allowed; native\n"
     "                builds of every kind). Solved slices that do not fit are read back from\n"
-    "                their files when later slices need them; the files are the same. Default: no\n"
-    "                limit (every slice stays in memory while a later slice reads it)\n"
+    "                their files when later slices need them; the files are the same. Default:\n"
+    "                two thirds of this machine's memory (printed at the start)\n"
     "  --units-from N  native: slices of at least N positions are solved one advancement level\n"
     "                at a time, each level kept as a checksummed unit file in DIR/units until\n"
     "                the slice file is written, so an interrupted build (even kill -9) resumes at\n"
@@ -89,8 +90,19 @@ int print_report(const workflow::BuildReport& r) {
     return check.mismatches == 0 ? kExitOk : kExitFailure;
 }
 
-int run_build(const workflow::BuildRequest& request) {
+int run_build(workflow::BuildRequest request) {
     if (request.pieces == 0 && request.slices.empty()) throw UsageError("--pieces or --slices is required");
+    const bool can_budget = request.format == workflow::OutputFormat::Native && request.kinds.dtw && request.kinds.mtc;
+    if (request.memory_budget_bytes == 0 && can_budget) {
+        // Two thirds of the machine: room for the page cache of the files and for other programs.
+        const std::uint64_t physical = physical_memory_bytes();
+        request.memory_budget_bytes = physical / 3 * 2;
+        if (request.memory_budget_bytes > 0) {
+            std::fprintf(stderr, "egdb build: memory budget %.1f GiB, two thirds of this machine's %.1f GiB (--memory-gb sets it)\n",
+                         static_cast<double>(request.memory_budget_bytes) / 1073741824.0,
+                         static_cast<double>(physical) / 1073741824.0);
+        }
+    }
     std::unique_ptr<Progress> progress;
     workflow::BuildObserver observer;
     observer.on_stage = [&](workflow::BuildStage stage, std::uint64_t total) {
@@ -101,7 +113,10 @@ int run_build(const workflow::BuildRequest& request) {
         progress = std::make_unique<Progress>(name, total);
     };
     observer.on_item = [&](const workflow::BuildItem& item) {
-        if (progress) progress->item_done(item.label, item.positions, item.seconds, item.detail);
+        if (progress) {
+            progress->item_done(item.label, item.positions, item.seconds, item.detail, item.stage_done,
+                                item.stage == workflow::BuildStage::Resume);
+        }
         return true;
     };
     observer.on_warning = [](const std::string& m) { std::cerr << "egdb build: " << m << '\n'; };

@@ -11,10 +11,13 @@ Progress::Progress(std::string what, std::uint64_t total_work)
     : what_(std::move(what)), total_(total_work), terminal_(::isatty(STDERR_FILENO) != 0),
       start_(std::chrono::steady_clock::now()) {}
 
-void Progress::item_done(const std::string& label, std::uint64_t work, double seconds, const std::string& extra) {
-    done_ += work;
+void Progress::item_done(const std::string& label, std::uint64_t work, double seconds, const std::string& extra,
+                         std::uint64_t stage_done, bool resumed) {
+    const std::uint64_t before = done_;
+    done_ = stage_done > 0 ? stage_done : done_ + work;
+    if (resumed) resumed_ += done_ - std::min(before, done_);
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double rate = elapsed > 0 ? static_cast<double>(done_) / elapsed : 0;
+    const double rate = elapsed > 0 ? static_cast<double>(done_ - std::min(resumed_, done_)) / elapsed : 0;
     const double eta = rate > 0 ? static_cast<double>(total_ - std::min(done_, total_)) / rate : 0;
     const double fraction = total_ > 0 ? static_cast<double>(done_) / static_cast<double>(total_) : 1;
     if (terminal_ && total_ > 0) {

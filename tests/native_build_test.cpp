@@ -375,7 +375,9 @@ TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
     cancel_early.on_item = [&](const workflow::BuildItem&) { return ++items < build_order(pieces()).size() / 3; };
     EXPECT_THROW(workflow::build_database(request, cancel_early), RuntimeError);
     const workflow::BuildReport report = workflow::build_database(request);
-    EXPECT_EQ(report.resumed_slices, 0U);  // finished slices are read from their files, not restored
+    // Finished slices that the slices still to be solved read are read back into memory while
+    // they fit beside them (resumed), the others are read through their files.
+    EXPECT_GT(report.resumed_slices, 0U);
     std::uint64_t largest = 0, all_solutions = 0;
     for (const SliceId s : build_order(pieces())) {
         largest = std::max(largest, 4 * slice_size(s));

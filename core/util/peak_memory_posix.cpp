@@ -1,6 +1,7 @@
 #include "core/util/peak_memory.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace egdb {
 
@@ -12,6 +13,13 @@ double peak_memory_mib() noexcept {
 #else
     return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
 #endif
+}
+
+std::uint64_t physical_memory_bytes() noexcept {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page_size = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0) return 0;
+    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
 }  // namespace egdb

@@ -13,4 +13,11 @@ double peak_memory_mib() noexcept {
     return static_cast<double>(counters.PeakWorkingSetSize) / (1024.0 * 1024.0);
 }
 
+std::uint64_t physical_memory_bytes() noexcept {
+    MEMORYSTATUSEX status{};
+    status.dwLength = sizeof status;
+    if (!GlobalMemoryStatusEx(&status)) return 0;
+    return status.ullTotalPhys;
+}
+
 }  // namespace egdb

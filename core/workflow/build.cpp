@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 #include "core/formats/native/native_layout.hpp"
@@ -12,6 +13,7 @@
 #include "core/formats/native/store_then_files.hpp"
 #include "core/formats/native/unit_directory.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/util/error.hpp"
@@ -150,6 +152,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                                        u.slice.to_string() + " a" + std::to_string(u.advancement), u.positions, u.seconds, detail,
                                        done, result.positions});
         };
+        std::function<void()> before_assembly;  // set by a budgeted build
         // Solves slice `s` in memory, or unit by unit through the unit files when it is large
         // enough for an interruption to be worth resuming from inside it.
         const auto solve_slice = [&](SliceId s, const SolvedLookup& lookup) -> SolvedSlice {
@@ -157,6 +160,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             if (!counted_by_units) return SliceSolver(s, lookup, {threads}).solve();
             units.emplace(unit_directory, s, native::UnitDirectory::Callbacks{on_unit, observer.on_warning});
             SliceSolver(s, lookup, {threads}).solve_levels(*units);
+            if (before_assembly) before_assembly();
             return units->assemble();
         };
         BuildOptions options;
@@ -176,6 +180,91 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                           8.0 * static_cast<double>(w.wld_bytes) / (2.0 * static_cast<double>(p.positions)));
             report(observer,
                    BuildItem{BuildStage::Solve, p.slice.to_string(), p.positions, p.seconds + written, detail, done, result.positions});
+        };
+        // Under a budget. What the process holds besides solutions: the page cache, the pages of
+        // the files read through it (counted as resident once read) and, while a slice is
+        // assembled and written, its solution and the writer's buffers (the packed WLD of both
+        // sides and the compressed pages, about 3 bytes a position). A slice solved in units
+        // holds, while solving, two levels and each worker's block workspace (7 bytes an entry).
+        const std::uint64_t budget = request.memory_budget_bytes;
+        const auto index_of = [&](SliceId t) {
+            return static_cast<std::size_t>(std::find(order.begin(), order.end(), t) - order.begin());
+        };
+        const auto file_bytes = [&](SliceId t) -> std::uint64_t {
+            std::error_code ec;
+            const std::uintmax_t bytes = std::filesystem::file_size(paths[index_of(t)], ec);
+            return ec ? 0 : bytes;
+        };
+        const auto solve_within_budget = [&](std::size_t i) {
+            const SliceId s = order[i];
+            const std::vector<SliceId> reads = successor_slices(s);
+            const auto is_read = [&](SliceId t) { return std::find(reads.begin(), reads.end(), t) != reads.end(); };
+            const bool by_units = slice_size(s) >= request.unit_file_min_positions;
+            const std::uint64_t write_need = 7 * slice_size(s);
+            std::uint64_t solve_need = write_need;
+            if (by_units) {
+                std::uint64_t widest = 0;
+                for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
+                const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
+                const std::uint64_t level_bytes = 4 * block * widest;
+                solve_need = 2 * level_bytes + 14 * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
+            }
+            // What else is read through the files: the slices it reads that are not in memory.
+            const auto through_files = [&] {
+                std::uint64_t bytes = 0;
+                for (SliceId t : reads) {
+                    if (store.find(t) == nullptr) bytes += file_bytes(t);
+                }
+                return bytes;
+            };
+            const auto held = [&] { return store.memory_bytes() + solve_need + file_cache + through_files(); };
+            // Make room: first the slices this one does not read (oldest first), then, if need be,
+            // those it reads (they are then read from their files).
+            for (const bool drop_read : {false, true}) {
+                for (std::size_t k = 0; k < i && held() > budget; ++k) {
+                    if (is_read(order[k]) == drop_read) store.remove(order[k]);
+                }
+            }
+            // Bring back in the slices it reads that fit: a lookup in memory is a load, one through
+            // the files a page decompression and, at a capture position, a search.
+            for (SliceId t : reads) {
+                const std::size_t k = index_of(t);
+                if (k >= i || store.find(t) != nullptr || !finished[k]) continue;
+                if (held() - file_bytes(t) + 4 * slice_size(t) > budget) continue;
+                const auto t0 = Clock::now();
+                // Restoring reads t's successors for its "don't care" positions: open the files
+                // written so far for those not in memory.
+                memory_or_files.set_files(nullptr);
+                files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
+                memory_or_files.set_files(files.get());
+                store.add(native::restore_solved_slice(native::SliceFileReader(paths[k]), memory_or_files, threads, nullptr));
+                ++result.resumed_slices;
+                report(observer, BuildItem{BuildStage::Resume, t.to_string(), slice_size(t), seconds_since(t0),
+                                           "resumed from " + paths[k].filename().string() + " for " + s.to_string(), done,
+                                           result.positions});
+            }
+            if (held() > budget && observer.on_warning) {
+                observer.on_warning("slice " + s.to_string() + " needs " + std::to_string(held() >> 20) +
+                                    " MiB, more than the memory budget of " + std::to_string(budget >> 20) + " MiB");
+            }
+            // The files written since the last slice are seen by opening them again, which is
+            // needed only when a slice this one reads is not in memory.
+            if (std::any_of(reads.begin(), reads.end(), [&](SliceId t) { return store.find(t) == nullptr; })) {
+                memory_or_files.set_files(nullptr);
+                files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
+                memory_or_files.set_files(files.get());
+            }
+            // Before a slice solved in units is assembled, the slices it read may go to make room.
+            before_assembly = [&, s, write_need] {
+                for (std::size_t k = 0; k < i && store.memory_bytes() + write_need + file_cache > budget; ++k) {
+                    store.remove(order[k]);
+                }
+            };
+            const auto t0 = Clock::now();
+            store.add(solve_slice(s, memory_or_files));
+            before_assembly = nullptr;
+            const double seconds = seconds_since(t0);
+            options.on_slice_done({s, slice_size(s), seconds, i + 1, order.size(), store.find(s)});
         };
         for (std::size_t i = 0; i < order.size(); ++i) {
             const SliceId s = order[i];
@@ -197,38 +286,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 store.add(solve_slice(s, store));
                 options.on_slice_done({s, slice_size(s), seconds_since(t0), i + 1, order.size(), store.find(s)});
             } else {
-                // Room for this slice: slices in memory go (oldest first) until it fits with what
-                // else the process holds while solving and writing it: the page cache, the files
-                // mapped for reading (their pages count as resident once read), and the writer's
-                // buffers (the packed WLD of both sides and the compressed pages, about 3 bytes a
-                // position). The slices the evicted ones were read for then read them from files.
-                std::uint64_t mapped = 0;
-                for (std::size_t k = 0; k < i; ++k) {
-                    std::error_code ec;
-                    const std::uintmax_t bytes = std::filesystem::file_size(paths[k], ec);
-                    if (!ec) mapped += bytes;
-                }
-                const std::uint64_t needed = 4 * slice_size(s) + 3 * slice_size(s) + file_cache + mapped;
-                for (std::size_t k = 0; k < i && store.memory_bytes() + needed > request.memory_budget_bytes; ++k) {
-                    store.remove(order[k]);
-                }
-                if (store.memory_bytes() + needed > request.memory_budget_bytes && observer.on_warning) {
-                    observer.on_warning("slice " + s.to_string() + " needs " + std::to_string(needed >> 20) +
-                                        " MiB, more than the memory budget of " +
-                                        std::to_string(request.memory_budget_bytes >> 20) + " MiB");
-                }
-                // The files written since the last slice are seen by opening them again, which is
-                // needed only when a slice this one reads is no longer in memory.
-                const std::vector<SliceId> reads = successor_slices(s);
-                if (std::any_of(reads.begin(), reads.end(), [&](SliceId t) { return store.find(t) == nullptr; })) {
-                    memory_or_files.set_files(nullptr);
-                    files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
-                    memory_or_files.set_files(files.get());
-                }
-                const auto t0 = Clock::now();
-                store.add(solve_slice(s, memory_or_files));
-                const double seconds = seconds_since(t0);
-                options.on_slice_done({s, slice_size(s), seconds, i + 1, order.size(), store.find(s)});
+                solve_within_budget(i);
             }
             result.peak_solution_bytes = std::max(result.peak_solution_bytes, store.memory_bytes());
             // Release what no later slice reads: the memory of a build is then the slice being
