@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
 #include "core/util/peak_memory.hpp"
+#include "core/workflow/kingsrow_oracles.hpp"
 #include "core/workflow/verify.hpp"
 
 namespace egdb::cli {
@@ -80,7 +81,25 @@ constexpr const char* kHelp =
     "(WLD, and DTW when present; positions with a capture are skipped). Exit code 0 when all is\n"
     "well, 1 otherwise.\n"
     "  --memory-gb G  native: decoded values and page cache held at most, in GiB; slices that do\n"
-    "                 not fit are read from their files when later slices reach them\n";
+    "                 not fit are read from their files when later slices reach them\n"
+    "  --kingsrow-values DIR  native: instead, compare with values Kingsrow published, in DIR's\n"
+    "                 kingsrow_example_wld.txt (positions and their WLD) and kingsrow_high_mtc.txt\n"
+    "                 (the highest MTC of each Kingsrow subslice and side to move): every listed\n"
+    "                 value of a slice held must match, and every pair not listed stay below 10\n";
+
+int run_oracle_check(const workflow::KingsrowOracleRequest& request) {
+    const workflow::KingsrowOracleReport r = workflow::check_kingsrow_oracles(request);
+    for (const std::string& m : r.messages) std::printf("mismatch: %s\n", m.c_str());
+    std::printf("kingsrow values %s (slices of up to %d pieces): %llu WLD positions, %llu mismatches; %llu MTC maxima"
+                " listed, %llu mismatches; %llu pairs not listed, %llu of them at 10 or more; highest MTC %llu;"
+                " %.1f s: %s\n",
+                request.database.string().c_str(), r.max_pieces, static_cast<unsigned long long>(r.wld_positions),
+                static_cast<unsigned long long>(r.wld_mismatches), static_cast<unsigned long long>(r.mtc_maxima_checked),
+                static_cast<unsigned long long>(r.mtc_mismatches), static_cast<unsigned long long>(r.unlisted_pairs),
+                static_cast<unsigned long long>(r.unlisted_above_threshold), static_cast<unsigned long long>(r.highest_mtc),
+                r.seconds, r.ok() ? "OK" : "FAILED");
+    return r.ok() ? kExitOk : kExitFailure;
+}
 
 int run_verify(const std::string& dir, workflow::VerifyRequest request) {
     Progress progress("verify", 0);
@@ -100,17 +119,24 @@ int run_verify(const std::string& dir, workflow::VerifyRequest request) {
 struct VerifyOptions {
     std::string dir;
     workflow::VerifyRequest request;
+    std::string kingsrow_values;
 };
 
 }  // namespace
 
 void add_verify(CLI::App& app) {
     const auto o = std::make_shared<VerifyOptions>();
-    CLI::App& command = add_command(app, "verify", kHelp, [o] { return run_verify(o->dir, o->request); });
+    CLI::App& command = add_command(app, "verify", kHelp, [o] {
+        if (!o->kingsrow_values.empty()) {
+            return run_oracle_check({o->dir, o->kingsrow_values, o->request.threads});
+        }
+        return run_verify(o->dir, o->request);
+    });
     command.add_option("DIR", o->dir)->required();
     add_integer(command, "--threads", o->request.threads, 1, 256);
     add_integer(command, "--sample", o->request.samples, 0, std::int64_t{1} << 40);
     add_gibibytes(command, "--memory-gb", o->request.memory_budget_bytes);
+    command.add_option("--kingsrow-values", o->kingsrow_values)->type_name("DIR");
 }
 
 }  // namespace egdb::cli

@@ -19,6 +19,7 @@
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
 #include "core/workflow/build.hpp"
+#include "core/workflow/kingsrow_oracles.hpp"
 #include "core/rules/movegen.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/shared_dir.hpp"
@@ -70,6 +71,37 @@ TEST_F(NativeBuild, VerificationPasses) {
     EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages.front());
     EXPECT_EQ(r.files, build_order(pieces()).size());
     EXPECT_GT(r.positions_checked, 0U);
+}
+
+// `egdb verify --kingsrow-values`: the published values of every slice held match, every
+// (subslice, side) pair not listed stays below 10, and a changed value in the lists is found.
+TEST_F(NativeBuild, KingsrowPublishedValuesCheckPassesAndCatchesADifference) {
+    EGDB_REQUIRE_SHARED_FILE(wld, "oracles/kingsrow_example_wld.txt");
+    EGDB_REQUIRE_SHARED_FILE(mtc, "oracles/kingsrow_high_mtc.txt");
+    const workflow::KingsrowOracleReport r = workflow::check_kingsrow_oracles({*dir_, wld.parent_path(), 2});
+    EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages.front());
+    EXPECT_EQ(r.max_pieces, pieces());
+    EXPECT_GE(r.wld_positions, test::quick_mode() ? 10U : 40U);
+    EXPECT_EQ(r.mtc_maxima_checked, pieces() == 4 ? 8U : 1U);  // as GenerateSolve.KingsrowHighestMtc
+    EXPECT_GT(r.unlisted_pairs, 10U);
+
+    // The same lists with one WLD value and one MTC maximum changed.
+    const fs::path changed = scratch("changed_oracles");
+    std::string wld_text = slurp(wld);
+    const std::size_t draw = wld_text.find(" draw\n");
+    ASSERT_NE(draw, std::string::npos);
+    wld_text.replace(draw, 6, " win\n");
+    std::ofstream(changed / "kingsrow_example_wld.txt", std::ios::binary) << wld_text;
+    std::string mtc_text = slurp(mtc);
+    const std::size_t first = mtc_text.find("mtc ");
+    ASSERT_NE(first, std::string::npos);
+    mtc_text.insert(first + 4, "1");  // "mtc 10" becomes "mtc 110"
+    std::ofstream(changed / "kingsrow_high_mtc.txt", std::ios::binary) << mtc_text;
+    const workflow::KingsrowOracleReport bad = workflow::check_kingsrow_oracles({*dir_, changed, 2});
+    EXPECT_FALSE(bad.ok());
+    EXPECT_EQ(bad.wld_mismatches, 1U);
+    EXPECT_EQ(bad.mtc_mismatches, 1U);
+    EXPECT_THROW(workflow::check_kingsrow_oracles({*dir_, scratch("no_oracles"), 2}), FileError);
 }
 
 TEST_F(NativeBuild, MatchesKingsrowWldOracle) {
