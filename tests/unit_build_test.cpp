@@ -221,21 +221,28 @@ TEST(UnitBuild, BuildThroughUnitFilesWritesTheSameBytesAndRemovesItsUnits) {
     const test::ScratchDir scratch("unit_build");
     const fs::path reference = scratch.sub("memory");
     workflow::build_database(request_for(reference, pieces));
-    for (const std::uint64_t budget : {std::uint64_t{2} << 20, std::uint64_t{0}}) {
+    for (const std::uint64_t budget : {std::uint64_t{9} << 20, std::uint64_t{0}}) {
         const fs::path dir = scratch.sub("units");
         workflow::BuildRequest r = request_for(dir, pieces);
         r.unit_file_min_positions = 0;
         r.memory_budget_bytes = budget;
         std::size_t unit_items = 0;
+        std::size_t read_back_from_units = 0;
         workflow::BuildObserver observer;
         observer.on_item = [&](const workflow::BuildItem& item) {
             if (item.label.find(" a") != std::string::npos) ++unit_items;
+            if (item.stage == workflow::BuildStage::Resume && item.detail.find("its unit files") != std::string::npos) {
+                ++read_back_from_units;
+            }
             return true;
         };
         workflow::build_database(r, observer);
         std::size_t levels = 0;
         for (const SliceId s : build_order(pieces)) levels += men_configuration_levels(s).size();
         EXPECT_EQ(unit_items, levels) << "budget " << budget;
+        // Under the budget, slices dropped from memory come back from the unit files kept for
+        // the slices that still read them, not from their slice files.
+        if (budget > 0) EXPECT_GT(read_back_from_units, 0U) << read_back_from_units;
         EXPECT_FALSE(fs::exists(dir / "units"));
         expect_same_files(dir, reference, pieces);
     }

@@ -55,7 +55,7 @@ Position BlockSolver::position_of(Entry e) const noexcept {
     return kings_.position(black_men_, white_men_, e >> 1);
 }
 
-void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next) {
+void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole) {
     const std::uint64_t block = kings_.block_size();
     const std::uint64_t men = level.configurations()[slot];
     const Position first = indexer_.position_at(men * block);
@@ -69,8 +69,8 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
 
     for (std::uint64_t local = 0; local < block; ++local) {
         const Position p = kings_.position(black_men_, white_men_, local);
-        classify_moves(local, Color::Black, p, next);
-        classify_moves(local, Color::White, p, next);
+        classify_moves(local, Color::Black, p, next, whole);
+        classify_moves(local, Color::White, p, next, whole);
     }
 
     propagate<true>();
@@ -104,7 +104,8 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
     }
 }
 
-void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next) {
+void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next,
+                                 const SolvedSlice* whole) {
     const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
     const Color opponent = opposite(side);
     const Bitboard own_men = position.men(side);
@@ -125,8 +126,14 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
         // A conversion: the successor lies in an already-solved block or slice.
         const Position child = apply_move(position, side, move);
         const bool stays_in_slice = !move.is_capture() && (move.to & promotion_row) == 0;
-        const PositionValue v = stays_in_slice ? next_level_value(next, indexer_.index_of(child), opponent)
-                                               : smaller_.value(child, opponent);
+        PositionValue v;
+        if (!stays_in_slice) {
+            v = smaller_.value(child, opponent);
+        } else if (whole != nullptr) {
+            v = whole->value(indexer_.index_of(child), opponent);
+        } else {
+            v = next_level_value(next, indexer_.index_of(child), opponent);
+        }
         flags |= kAnyConversion;
         const unsigned distance = v.dtw + 1u;
         switch (v.wld) {

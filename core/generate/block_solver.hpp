@@ -30,6 +30,7 @@
 #include "core/generate/king_placements.hpp"
 #include "core/generate/solved_lookup.hpp"
 #include "core/generate/solved_level.hpp"
+#include "core/generate/solved_slice.hpp"
 #include "core/index/slice_indexer.hpp"
 
 namespace egdb {
@@ -41,9 +42,10 @@ public:
 
     // Solves the men configuration at `slot` of `level` and writes its block there. Man moves
     // that stay in the slice are read from `next`, the level one row of advancement higher
-    // (nullptr when there is none). Throws std::overflow_error when a distance exceeds
-    // kMaxStoredPlies, std::logic_error when a man move leads outside `next`.
-    void solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next);
+    // (nullptr when there is none), or from `whole` when given (the slice with every level solved
+    // so far). Throws std::overflow_error when a distance exceeds kMaxStoredPlies,
+    // std::logic_error when a man move leads outside `next`.
+    void solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole = nullptr);
 
 private:
     // Entry e = 2 * local index + side to move (Black = 0, White = 1).
@@ -58,7 +60,8 @@ private:
         kAnyConversion = 32,
     };
 
-    void classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next);
+    void classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next,
+                        const SolvedSlice* whole);
     template <bool kDistanceToWin>
     void propagate();
     void finish(Entry e, bool won, unsigned distance);

@@ -27,6 +27,7 @@ public:
         throw std::logic_error("slice " + slice.to_string() + ": no stored levels in memory");
     }
     void store_level(const SolvedLevel& level, double) override { out_.store(level); }
+    const SolvedSlice* whole_slice() const noexcept override { return &out_; }
 
     SolvedSlice take() { return std::move(out_); }
 
@@ -85,7 +86,7 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
         const std::size_t count = level.configurations().size();
         const std::size_t active = std::min(threads, count);
         if (active == 1) {
-            for (std::size_t k = 0; k < count; ++k) worker(0).solve(level, k, next);
+            for (std::size_t k = 0; k < count; ++k) worker(0).solve(level, k, next, sink.whole_slice());
         } else {
             for (std::size_t w = 0; w < active; ++w) worker(w);
             std::atomic<std::size_t> next_slot{0};
@@ -97,7 +98,7 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
                         try {
                             for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < count;
                                  k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
-                                workers[w]->solve(level, k, next);
+                                workers[w]->solve(level, k, next, sink.whole_slice());
                             }
                         } catch (...) {
                             errors[w] = std::current_exception();

@@ -39,6 +39,9 @@ public:
     virtual SolvedLevel load_level(SliceId slice, int advancement) = 0;
     // Takes a newly solved level. `seconds` is its solving time.
     virtual void store_level(const SolvedLevel& level, double seconds) = 0;
+    // The whole slice, when the sink keeps every stored level in one: the solver then reads the
+    // level above from there, by index, without the level's configuration lookup.
+    virtual const SolvedSlice* whole_slice() const noexcept { return nullptr; }
 };
 
 class SliceSolver {

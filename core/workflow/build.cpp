@@ -86,18 +86,18 @@ MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool
     return plan;
 }
 
-// Unit files of slices whose slice file is finished are leftovers of a build stopped between
-// writing the slice file and removing its units.
-void remove_finished_units(const std::filesystem::path& unit_directory, const std::vector<SliceId>& order,
-                           const std::vector<bool>& finished) {
+// The unit files of `slice` in `unit_directory`: removed (`remove`), or only looked for.
+bool find_units(const std::filesystem::path& unit_directory, SliceId slice, bool remove) {
     std::error_code ec;
-    if (!std::filesystem::is_directory(unit_directory, ec)) return;
+    if (!std::filesystem::is_directory(unit_directory, ec)) return false;
+    const std::string prefix = "unit-" + slice.to_string() + "-";
+    bool found = false;
     for (const auto& entry : std::filesystem::directory_iterator(unit_directory)) {
-        const std::string name = entry.path().filename().string();
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            if (finished[i] && name.starts_with("unit-" + order[i].to_string() + "-")) std::filesystem::remove(entry.path(), ec);
-        }
+        if (!entry.path().filename().string().starts_with(prefix)) continue;
+        found = true;
+        if (remove) std::filesystem::remove(entry.path(), ec);
     }
+    return found;
 }
 
 void build_native(const BuildRequest& request, const BuildObserver& observer, int threads,
@@ -127,9 +127,15 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; solving slice " + s.to_string() + " again");
         }
     }
-    remove_finished_units(unit_directory, order, finished);
     const bool budgeted = request.memory_budget_bytes > 0;
     const MemoryPlan plan = plan_memory(order, finished, !budgeted);
+    // The unit files of a finished slice stay while a slice still to be solved reads it: reading
+    // a slice back from its units is a decompression, from its slice file also a capture search
+    // for every "don't care" position (solved_slice_io.hpp), 200 s for slice 0303.
+    std::vector<bool> kept_units(order.size(), false);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (finished[i]) kept_units[i] = find_units(unit_directory, order[i], plan.last_reader[i] < 0) && plan.last_reader[i] >= 0;
+    }
     // Under a budget, an eighth of it (8 MiB .. 1 GiB) is the page cache of the finished files.
     const std::size_t file_cache =
         std::clamp<std::size_t>(static_cast<std::size_t>(request.memory_budget_bytes / 8), std::size_t{8} << 20, std::size_t{1} << 30);
@@ -140,6 +146,23 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         // Under a budget, the slices dropped from the store are read from the files written so far.
         std::unique_ptr<native::NativeDatabase> files;
         native::StoreThenFiles memory_or_files(store, nullptr);
+        const auto index_in_order = [&](SliceId t) {
+            return static_cast<std::size_t>(std::find(order.begin(), order.end(), t) - order.begin());
+        };
+        // A finished slice back in memory: from its unit files when they were kept, else from its
+        // slice file (its successors in `lookup` give the "don't care" positions their values).
+        const auto restore = [&](std::size_t k, const SolvedLookup& lookup) -> SolvedSlice {
+            if (kept_units[k]) {
+                try {
+                    return native::UnitDirectory(unit_directory, order[k]).assemble();
+                } catch (const std::exception& e) {
+                    if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; reading slice " + order[k].to_string() + " from its file");
+                    kept_units[k] = false;
+                    find_units(unit_directory, order[k], true);
+                }
+            }
+            return native::restore_solved_slice(native::SliceFileReader(paths[k]), lookup, threads, nullptr);
+        };
         // A slice solved in units has counted its positions unit by unit.
         bool counted_by_units = false;
         std::optional<native::UnitDirectory> units;
@@ -168,8 +191,14 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         options.on_slice_done = [&](const SliceProgress& p) {
             const auto t0 = Clock::now();
             const native::WrittenSlice w = native::write_solved_slice(request.out, *p.solved, write);
-            // The slice file is complete: its units are no longer needed.
-            if (counted_by_units && units) units->remove_units();
+            // The slice file is complete (it can be read back); its units are kept only while a
+            // later slice reads it.
+            finished[index_in_order(p.slice)] = true;
+            if (counted_by_units && units) {
+                const std::size_t k = index_in_order(p.slice);
+                kept_units[k] = plan.last_reader[k] > static_cast<std::ptrdiff_t>(k);
+                if (!kept_units[k]) units->remove_units();
+            }
             units.reset();
             const double written = seconds_since(t0);
             result.solve_seconds += p.seconds;
@@ -187,12 +216,9 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         // sides and the compressed pages, about 3 bytes a position). A slice solved in units
         // holds, while solving, two levels and each worker's block workspace (7 bytes an entry).
         const std::uint64_t budget = request.memory_budget_bytes;
-        const auto index_of = [&](SliceId t) {
-            return static_cast<std::size_t>(std::find(order.begin(), order.end(), t) - order.begin());
-        };
         const auto file_bytes = [&](SliceId t) -> std::uint64_t {
             std::error_code ec;
-            const std::uintmax_t bytes = std::filesystem::file_size(paths[index_of(t)], ec);
+            const std::uintmax_t bytes = std::filesystem::file_size(paths[index_in_order(t)], ec);
             return ec ? 0 : bytes;
         };
         const auto solve_within_budget = [&](std::size_t i) {
@@ -228,7 +254,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             // Bring back in the slices it reads that fit: a lookup in memory is a load, one through
             // the files a page decompression and, at a capture position, a search.
             for (SliceId t : reads) {
-                const std::size_t k = index_of(t);
+                const std::size_t k = index_in_order(t);
                 if (k >= i || store.find(t) != nullptr || !finished[k]) continue;
                 if (held() - file_bytes(t) + 4 * slice_size(t) > budget) continue;
                 const auto t0 = Clock::now();
@@ -237,10 +263,13 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 memory_or_files.set_files(nullptr);
                 files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
                 memory_or_files.set_files(files.get());
-                store.add(native::restore_solved_slice(native::SliceFileReader(paths[k]), memory_or_files, threads, nullptr));
+                const bool from_units = kept_units[k];
+                store.add(restore(k, memory_or_files));
                 ++result.resumed_slices;
                 report(observer, BuildItem{BuildStage::Resume, t.to_string(), slice_size(t), seconds_since(t0),
-                                           "resumed from " + paths[k].filename().string() + " for " + s.to_string(), done,
+                                           "resumed from " + (from_units ? std::string("its unit files") : paths[k].filename().string()) +
+                                               " for " + s.to_string(),
+                                           done,
                                            result.positions});
             }
             if (held() > budget && observer.on_warning) {
@@ -274,8 +303,8 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 if (plan.load[i]) {
                     // Restoring reads the successors, which are in the store (they are loaded
                     // for every slice that reads them, and released only after it).
-                    store.add(native::restore_solved_slice(native::SliceFileReader(paths[i]), store, threads));
-                    detail = "resumed from " + paths[i].filename().string();
+                    detail = "resumed from " + (kept_units[i] ? std::string("its unit files") : paths[i].filename().string());
+                    store.add(restore(i, store));
                     ++result.resumed_slices;
                 }
                 done += slice_size(s);
@@ -292,7 +321,12 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             // Release what no later slice reads: the memory of a build is then the slice being
             // solved and the slices its moves reach, not everything solved so far.
             for (std::size_t k = 0; k <= i; ++k) {
-                if (plan.last_reader[k] <= static_cast<std::ptrdiff_t>(i)) store.remove(order[k]);
+                if (plan.last_reader[k] > static_cast<std::ptrdiff_t>(i)) continue;
+                store.remove(order[k]);
+                if (kept_units[k]) {
+                    find_units(unit_directory, order[k], true);
+                    kept_units[k] = false;
+                }
             }
         }
         result.solve_peak_memory_mib = peak_memory_mib();
