@@ -6,10 +6,15 @@
 #include <string>
 
 #include "core/rules/movegen.hpp"
+#include "core/util/prefetch.hpp"
 
 namespace egdb {
 
 namespace {
+
+// A side has at most kMaxPiecesPerSide kings, and a king reaches at most 17 squares (4
+// diagonals of at most 9, 4 and so on from the central squares): the predecessors of one entry.
+constexpr std::size_t kMaxPredecessors = kMaxPiecesPerSide * 20;
 
 constexpr std::uint8_t kNoBound = std::numeric_limits<std::uint8_t>::max();
 
@@ -208,6 +213,11 @@ void BlockSolver::propagate() {
         std::vector<Entry>& bucket = buckets_[d];
         // Expanding distance d only adds entries at d + 1 or beyond, so `bucket` does not grow.
         for (std::size_t k = 0; k < bucket.size(); ++k) {
+            constexpr std::size_t kLookahead = 8;  // entries whose state is requested ahead
+            if (k + kLookahead < bucket.size()) {
+                prefetch_for_read(&flags_[bucket[k + kLookahead]]);
+                prefetch_for_read(&distance_[bucket[k + kLookahead]]);
+            }
             const Entry e = bucket[k];
             const std::uint8_t f = flags_[e];
             if ((f & kExpanded) != 0) continue;
@@ -226,6 +236,11 @@ void BlockSolver::propagate() {
             const Bitboard black_kings = p.kings(Color::Black);
             const Bitboard white_kings = p.kings(Color::White);
             const std::uint64_t fixed_black_rank = kings_.black_rank(men, black_kings);
+            // The predecessors first, with their flags requested from memory, then the visits:
+            // the block is far larger than the caches, and the loads then overlap instead of
+            // waiting one after another. The order of the visits is the same.
+            std::array<Entry, kMaxPredecessors> predecessors;
+            std::size_t count = 0;
             for (Bitboard movers = p.kings(mover); movers != 0; movers &= movers - 1) {
                 const Bitboard king = lowest_bit(movers);
                 for (const int direction : kDirections) {
@@ -237,26 +252,32 @@ void BlockSolver::propagate() {
                                 : fixed_black_rank * kings_.white_ranks() +
                                       kings_.white_rank(men | black_kings, white_kings ^ step);
                         const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
-                        const std::uint8_t pf = flags_[pred];
-                        // Finished already, or a capture position: its king moves are illegal
-                        // (a king that just arrived could always go back, so only a capture
-                        // leaves a predecessor without king moves).
-                        if ((pf & kFinished) != 0 || king_moves_[pred] == 0) continue;
-                        if (!e_won) {
-                            // A pending winning conversion at distance d (still queued in this
-                            // bucket) beats the king move.
-                            if ((pf & kWinningConversion) != 0 && win_seed(pred) <= d) {
-                                finish(pred, true, d);
-                            } else {
-                                finish(pred, true, d + 1);
-                                buckets_[d + 1].push_back(pred);
-                            }
-                        } else if ((pf & (kWinningConversion | kDrawingConversion)) == 0 && --remaining_[pred] == 0) {
-                            const unsigned v = std::max(loss_seed(pred), d + 1);
-                            finish(pred, false, v);
-                            buckets_[v].push_back(pred);
-                        }
+                        prefetch_for_read(&flags_[pred]);
+                        prefetch_for_read(&king_moves_[pred]);
+                        predecessors[count++] = pred;
                     }
+                }
+            }
+            for (std::size_t k = 0; k < count; ++k) {
+                const Entry pred = predecessors[k];
+                const std::uint8_t pf = flags_[pred];
+                // Finished already, or a capture position: its king moves are illegal (a king
+                // that just arrived could always go back, so only a capture leaves a
+                // predecessor without king moves).
+                if ((pf & kFinished) != 0 || king_moves_[pred] == 0) continue;
+                if (!e_won) {
+                    // A pending winning conversion at distance d (still queued in this bucket)
+                    // beats the king move.
+                    if ((pf & kWinningConversion) != 0 && win_seed(pred) <= d) {
+                        finish(pred, true, d);
+                    } else {
+                        finish(pred, true, d + 1);
+                        buckets_[d + 1].push_back(pred);
+                    }
+                } else if ((pf & (kWinningConversion | kDrawingConversion)) == 0 && --remaining_[pred] == 0) {
+                    const unsigned v = std::max(loss_seed(pred), d + 1);
+                    finish(pred, false, v);
+                    buckets_[v].push_back(pred);
                 }
             }
         }
