@@ -21,6 +21,7 @@
 #include "core/workflow/build.hpp"
 #include "core/workflow/kingsrow_oracles.hpp"
 #include "core/rules/movegen.hpp"
+#include "tests/build_helpers.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/shared_dir.hpp"
 #include "tests/test_positions.hpp"
@@ -46,10 +47,8 @@ void build(const fs::path& dir, int pieces, int threads, std::size_t stop_after 
     solve_slices(pieces, store, options);
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
+using test::slurp;
+using test::unverified_build;
 
 class NativeBuild : public ::testing::Test {
 protected:
@@ -320,15 +319,6 @@ TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
     }
 }
 
-// A native build of the fixture's size into `dir`, without the verification pass.
-workflow::BuildRequest unverified_build(const fs::path& dir, int pieces) {
-    workflow::BuildRequest request;
-    request.out = dir;
-    request.pieces = pieces;
-    request.threads = 2;
-    request.verify = false;
-    return request;
-}
 
 // `--slices`: only the named slice and what it depends on are built, file for file the bytes of
 // the full build; a second target reuses what the first built.

@@ -27,6 +27,7 @@
 #include "core/generate/solution_store.hpp"
 #include "core/util/error.hpp"
 #include "core/workflow/build.hpp"
+#include "tests/build_helpers.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/shared_dir.hpp"
 #include "tests/test_positions.hpp"
@@ -36,10 +37,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
+using test::slurp;
 
 void spit(const fs::path& p, const std::string& bytes) {
     std::ofstream f(p, std::ios::binary | std::ios::trunc);
@@ -194,14 +192,6 @@ TEST_F(UnitFiles, DamagedTruncatedOrForeignFilesAreRefused) {
     EXPECT_TRUE(resumed.assemble() == *store_->find(kSlice));
 }
 
-workflow::BuildRequest request_for(const fs::path& dir, int pieces) {
-    workflow::BuildRequest r;
-    r.pieces = pieces;
-    r.out = dir;
-    r.threads = 2;
-    r.verify = false;
-    return r;
-}
 
 // Every slice file of `dir` against `reference`, and nothing else left in `dir`.
 void expect_same_files(const fs::path& dir, const fs::path& reference, int pieces) {
@@ -220,10 +210,10 @@ TEST(UnitBuild, BuildThroughUnitFilesWritesTheSameBytesAndRemovesItsUnits) {
     constexpr int pieces = 3;
     const test::ScratchDir scratch("unit_build");
     const fs::path reference = scratch.sub("memory");
-    workflow::build_database(request_for(reference, pieces));
+    workflow::build_database(test::unverified_build(reference, pieces));
     for (const std::uint64_t budget : {std::uint64_t{9} << 20, std::uint64_t{0}}) {
         const fs::path dir = scratch.sub("units");
-        workflow::BuildRequest r = request_for(dir, pieces);
+        workflow::BuildRequest r = test::unverified_build(dir, pieces);
         r.unit_file_min_positions = 0;
         r.memory_budget_bytes = budget;
         std::size_t unit_items = 0;
@@ -255,7 +245,7 @@ TEST(UnitBuild, KilledBuildResumesAtTheFirstUnfinishedUnit) {
     constexpr int kPieces = 3;
     const test::ScratchDir scratch("unit_kill");
     const fs::path reference = scratch.sub("memory");
-    workflow::build_database(request_for(reference, kPieces));
+    workflow::build_database(test::unverified_build(reference, kPieces));
     const fs::path dir = scratch.sub("killed");
     const std::string pieces = std::to_string(kPieces);
     const auto run = [&](const fs::path& log, bool kill_when_units_appear) {
