@@ -47,13 +47,7 @@ BlockSolver::BlockSolver(SliceId slice, const KingPlacements& kings, const Solve
     for (const Color side : {Color::Black, Color::White}) {
         conversion_plies_[static_cast<std::size_t>(side)] = static_cast<std::uint8_t>(conversion_plies(slice_, side));
     }
-    flags_.resize(entries);
-    king_moves_.resize(entries);
-    remaining_.resize(entries);
-    win_bound_.resize(entries);
-    loss_bound_.resize(entries);
-    distance_.resize(entries);
-    dtw_won_.resize(entries);
+    state_.resize(entries);
 }
 
 Position BlockSolver::position_of(Entry e) const noexcept {
@@ -82,15 +76,15 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
     for (std::uint64_t local = 0; local < block; ++local) {
         for (const Color side : {Color::Black, Color::White}) {
             const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
-            const std::uint8_t f = flags_[e];
+            const std::uint8_t f = state_[e].flags;
             const bool finished = (f & kFinished) != 0;
             const bool won = (f & kWon) != 0;
             // Wins are odd and losses even (position_value.hpp): the code's parity is the WLD.
-            if (finished && ((distance_[e] & 1u) != 0) != won) {
+            if (finished && ((state_[e].distance & 1u) != 0) != won) {
                 throw std::logic_error("slice " + slice_.to_string() + ": DTW parity broken");
             }
-            level.block_dtw_codes(slot, side)[local] = finished ? distance_[e] : kDrawCode;
-            dtw_won_[e] = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
+            level.block_dtw_codes(slot, side)[local] = finished ? state_[e].distance : kDrawCode;
+            state_[e].dtw_won = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
         }
     }
 
@@ -98,13 +92,13 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
     for (std::uint64_t local = 0; local < block; ++local) {
         for (const Color side : {Color::Black, Color::White}) {
             const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
-            const std::uint8_t f = flags_[e];
+            const std::uint8_t f = state_[e].flags;
             const bool finished = (f & kFinished) != 0;
             const std::uint8_t outcome = !finished ? kOutcomeDraw : (f & kWon) != 0 ? kOutcomeWin : kOutcomeLoss;
-            if (outcome != dtw_won_[e]) {
+            if (outcome != state_[e].dtw_won) {
                 throw std::logic_error("slice " + slice_.to_string() + ": MTC pass disagrees with DTW pass");
             }
-            level.block_mtc(slot, side)[local] = finished ? distance_[e] : 0;
+            level.block_mtc(slot, side)[local] = finished ? state_[e].distance : 0;
         }
     }
 }
@@ -116,18 +110,20 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
     const Bitboard own_men = position.men(side);
     const Bitboard promotion_row = side == Color::Black ? kRow10 : kRow1;
 
+    // With a capture only captures are legal; otherwise every man move is a conversion and the
+    // king moves, which stay in the block, are only counted.
     MoveList moves;
-    generate_moves(position, side, moves);
-    std::uint8_t flags = 0;
     unsigned king_moves = 0;
+    if (has_capture(position, side)) {
+        generate_captures(position, side, moves);
+    } else {
+        king_moves = static_cast<unsigned>(count_king_non_captures(position, side));
+        if (own_men != 0) generate_man_non_captures(position, side, moves);
+    }
+    std::uint8_t flags = 0;
     unsigned win_bound = kNoBound;
     unsigned loss_bound = 0;
     for (const Move& move : moves) {
-        const bool man_move = (move.from & own_men) != 0;
-        if (!move.is_capture() && !man_move) {
-            ++king_moves;
-            continue;
-        }
         // A conversion: the successor lies in an already-solved block or slice.
         const Position child = apply_move(position, side, move);
         const bool stays_in_slice = !move.is_capture() && (move.to & promotion_row) == 0;
@@ -156,10 +152,10 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
                 break;
         }
     }
-    flags_[e] = flags;
-    king_moves_[e] = static_cast<std::uint8_t>(king_moves);
-    win_bound_[e] = static_cast<std::uint8_t>(win_bound);
-    loss_bound_[e] = static_cast<std::uint8_t>(loss_bound);
+    state_[e].flags = flags;
+    state_[e].king_moves = static_cast<std::uint8_t>(king_moves);
+    state_[e].win_bound = static_cast<std::uint8_t>(win_bound);
+    state_[e].loss_bound = static_cast<std::uint8_t>(loss_bound);
 }
 
 void BlockSolver::cache_next_slot(const SolvedLevel* next, CachedSlot& cached, std::uint64_t men) const {
@@ -170,30 +166,30 @@ void BlockSolver::cache_next_slot(const SolvedLevel* next, CachedSlot& cached, s
 
 void BlockSolver::finish(Entry e, bool won, unsigned distance) {
     if (distance > kMaxStoredPlies) throw_distance_overflow(slice_);
-    flags_[e] = static_cast<std::uint8_t>(flags_[e] | kFinished | (won ? kWon : 0));
-    distance_[e] = static_cast<std::uint8_t>(distance);
+    state_[e].flags = static_cast<std::uint8_t>(state_[e].flags | kFinished | (won ? kWon : 0));
+    state_[e].distance = static_cast<std::uint8_t>(distance);
 }
 
 template <bool kDistanceToWin>
 void BlockSolver::propagate() {
-    const std::size_t entries = flags_.size();
+    const std::size_t entries = state_.size();
     // The bounds conversions give: their DTW (pass 1), or Kingsrow's fixed count for a
     // conversion by the side to move of e (pass 2, position_value.hpp). Entry e's side to move
     // is e & 1 (Black = 0, White = 1).
     const auto win_seed = [&](Entry e) -> unsigned {
-        return kDistanceToWin ? win_bound_[e] : conversion_plies_[e & 1u];
+        return kDistanceToWin ? state_[e].win_bound : conversion_plies_[e & 1u];
     };
     const auto loss_seed = [&](Entry e) -> unsigned {
-        if constexpr (kDistanceToWin) return loss_bound_[e];
-        return (flags_[e] & kAnyConversion) != 0 ? conversion_plies_[e & 1u] : 0u;
+        if constexpr (kDistanceToWin) return state_[e].loss_bound;
+        return (state_[e].flags & kAnyConversion) != 0 ? conversion_plies_[e & 1u] : 0u;
     };
 
     for (std::size_t i = 0; i < entries; ++i) {
         const auto e = static_cast<Entry>(i);
-        flags_[e] = static_cast<std::uint8_t>(flags_[e] & ~(kFinished | kExpanded | kWon));
-        remaining_[e] = king_moves_[e];
-        const std::uint8_t f = flags_[e];
-        if (king_moves_[e] == 0) {
+        state_[e].flags = static_cast<std::uint8_t>(state_[e].flags & ~(kFinished | kExpanded | kWon));
+        state_[e].remaining = state_[e].king_moves;
+        const std::uint8_t f = state_[e].flags;
+        if (state_[e].king_moves == 0) {
             // Only conversions (or no move at all: a loss in 0).
             if ((f & kWinningConversion) != 0) {
                 finish(e, true, win_seed(e));
@@ -215,22 +211,21 @@ void BlockSolver::propagate() {
         for (std::size_t k = 0; k < bucket.size(); ++k) {
             constexpr std::size_t kLookahead = 8;  // entries whose state is requested ahead
             if (k + kLookahead < bucket.size()) {
-                prefetch_for_read(&flags_[bucket[k + kLookahead]]);
-                prefetch_for_read(&distance_[bucket[k + kLookahead]]);
+                prefetch_for_read(&state_[bucket[k + kLookahead]]);
             }
             const Entry e = bucket[k];
-            const std::uint8_t f = flags_[e];
+            const std::uint8_t f = state_[e].flags;
             if ((f & kExpanded) != 0) continue;
             if ((f & kFinished) == 0) {
                 finish(e, true, d);  // its winning conversion is the fastest win
-            } else if (distance_[e] != d) {
+            } else if (state_[e].distance != d) {
                 continue;
             }
-            flags_[e] = static_cast<std::uint8_t>(flags_[e] | kExpanded);
+            state_[e].flags = static_cast<std::uint8_t>(state_[e].flags | kExpanded);
 
             // Predecessors: the side not to move in e un-moves one of its kings.
             const Color mover = opposite(static_cast<Color>(e & 1u));
-            const bool e_won = (flags_[e] & kWon) != 0;
+            const bool e_won = (state_[e].flags & kWon) != 0;
             const Position p = position_of(e);
             const Bitboard empty = p.empty();
             const Bitboard black_kings = p.kings(Color::Black);
@@ -252,19 +247,18 @@ void BlockSolver::propagate() {
                                 : fixed_black_rank * kings_.white_ranks() +
                                       kings_.white_rank(men | black_kings, white_kings ^ step);
                         const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
-                        prefetch_for_read(&flags_[pred]);
-                        prefetch_for_read(&king_moves_[pred]);
+                        prefetch_for_write(&state_[pred]);
                         predecessors[count++] = pred;
                     }
                 }
             }
-            for (std::size_t k = 0; k < count; ++k) {
-                const Entry pred = predecessors[k];
-                const std::uint8_t pf = flags_[pred];
+            for (std::size_t j = 0; j < count; ++j) {
+                const Entry pred = predecessors[j];
+                const std::uint8_t pf = state_[pred].flags;
                 // Finished already, or a capture position: its king moves are illegal (a king
                 // that just arrived could always go back, so only a capture leaves a
                 // predecessor without king moves).
-                if ((pf & kFinished) != 0 || king_moves_[pred] == 0) continue;
+                if ((pf & kFinished) != 0 || state_[pred].king_moves == 0) continue;
                 if (!e_won) {
                     // A pending winning conversion at distance d (still queued in this bucket)
                     // beats the king move.
@@ -274,7 +268,7 @@ void BlockSolver::propagate() {
                         finish(pred, true, d + 1);
                         buckets_[d + 1].push_back(pred);
                     }
-                } else if ((pf & (kWinningConversion | kDrawingConversion)) == 0 && --remaining_[pred] == 0) {
+                } else if ((pf & (kWinningConversion | kDrawingConversion)) == 0 && --state_[pred].remaining == 0) {
                     const unsigned v = std::max(loss_seed(pred), d + 1);
                     finish(pred, false, v);
                     buckets_[v].push_back(pred);

@@ -228,11 +228,11 @@ bool has_capture_impl(const Position& pos) noexcept {
            along.template operator()<-5>() || along.template operator()<-6>();
 }
 
+// The men's steps, appended to `list` from position `n`; returns the new count.
 template <Color Side>
-int generate_non_captures(const Position& pos, MoveList& list) noexcept {
+int append_man_non_captures(const Position& pos, MoveList& list, int n) noexcept {
     const Bitboard empty = pos.empty();
     const Bitboard men = pos.men(Side);
-    int n = 0;
     auto man_moves = [&]<int D>() {
         for (Bitboard to = shift<D>(men) & empty; to != 0; to &= to - 1) {
             const Bitboard t = lowest_bit(to);
@@ -241,6 +241,13 @@ int generate_non_captures(const Position& pos, MoveList& list) noexcept {
     };
     man_moves.template operator()<kManStepA<Side>>();
     man_moves.template operator()<kManStepB<Side>>();
+    return n;
+}
+
+template <Color Side>
+int generate_non_captures(const Position& pos, MoveList& list) noexcept {
+    const Bitboard empty = pos.empty();
+    int n = append_man_non_captures<Side>(pos, list, 0);
     const Bitboard kings = pos.kings(Side);
     if (kings != 0) {
         // For each direction, first steps in ascending order, each followed by its ray.
@@ -264,21 +271,25 @@ int generate_non_captures(const Position& pos, MoveList& list) noexcept {
 }
 
 template <Color Side>
+int count_king_non_captures(const Position& pos) noexcept {
+    const Bitboard kings = pos.kings(Side);
+    if (kings == 0) return 0;
+    const Bitboard empty = pos.empty();
+    auto along = [&]<int D>() {
+        int c = 0;
+        for (Bitboard gen = shift<D>(kings) & empty; gen != 0; gen = shift<D>(gen) & empty) c += popcount(gen);
+        return c;
+    };
+    return along.template operator()<6>() + along.template operator()<5>() + along.template operator()<-5>() +
+           along.template operator()<-6>();
+}
+
+template <Color Side>
 int count_non_captures(const Position& pos) noexcept {
     const Bitboard empty = pos.empty();
     const Bitboard men = pos.men(Side);
-    int n = popcount(shift<kManStepA<Side>>(men) & empty) + popcount(shift<kManStepB<Side>>(men) & empty);
-    const Bitboard kings = pos.kings(Side);
-    if (kings != 0) {
-        auto along = [&]<int D>() {
-            int c = 0;
-            for (Bitboard gen = shift<D>(kings) & empty; gen != 0; gen = shift<D>(gen) & empty) c += popcount(gen);
-            return c;
-        };
-        n += along.template operator()<6>() + along.template operator()<5>() + along.template operator()<-5>() +
-             along.template operator()<-6>();
-    }
-    return n;
+    return popcount(shift<kManStepA<Side>>(men) & empty) + popcount(shift<kManStepB<Side>>(men) & empty) +
+           count_king_non_captures<Side>(pos);
 }
 
 template <Color Side, bool TrackPath>
@@ -351,6 +362,17 @@ int generate_captures(const Position& pos, Color side, MoveList& list) noexcept 
 int generate_non_captures(const Position& pos, Color side, MoveList& list) noexcept {
     return side == Color::Black ? generate_non_captures<Color::Black>(pos, list)
                                 : generate_non_captures<Color::White>(pos, list);
+}
+
+int generate_man_non_captures(const Position& pos, Color side, MoveList& list) noexcept {
+    list.count = side == Color::Black ? append_man_non_captures<Color::Black>(pos, list, 0)
+                                      : append_man_non_captures<Color::White>(pos, list, 0);
+    return list.count;
+}
+
+int count_king_non_captures(const Position& pos, Color side) noexcept {
+    return side == Color::Black ? count_king_non_captures<Color::Black>(pos)
+                                : count_king_non_captures<Color::White>(pos);
 }
 
 int count_moves(const Position& pos, Color side) noexcept {

@@ -28,6 +28,13 @@ int generate_non_captures(const Position& pos, Color side, MoveList& list) noexc
 // Only captures (empty list when there is none).
 int generate_captures(const Position& pos, Color side, MoveList& list) noexcept;
 
+// The two halves of generate_non_captures, for callers that treat king moves in bulk (the
+// retrograde solver: a king move stays in its block, so it only counts them): the men's
+// non-captures in generator order, and the number of the kings' non-captures. Both are legal
+// moves only when has_capture(pos, side) is false.
+int generate_man_non_captures(const Position& pos, Color side, MoveList& list) noexcept;
+int count_king_non_captures(const Position& pos, Color side) noexcept;
+
 // Number of legal moves, without building the non-capture list (bulk counting for perft).
 int count_moves(const Position& pos, Color side) noexcept;
 
