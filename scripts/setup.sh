@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git ccache
   libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev libcli11-dev
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

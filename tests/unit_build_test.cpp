@@ -232,7 +232,9 @@ TEST(UnitBuild, BuildThroughUnitFilesWritesTheSameBytesAndRemovesItsUnits) {
         EXPECT_EQ(unit_items, levels) << "budget " << budget;
         // Under the budget, slices dropped from memory come back from the unit files kept for
         // the slices that still read them, not from their slice files.
-        if (budget > 0) EXPECT_GT(read_back_from_units, 0U) << read_back_from_units;
+        if (budget > 0) {
+            EXPECT_GT(read_back_from_units, 0U) << read_back_from_units;
+        }
         EXPECT_FALSE(fs::exists(dir / "units"));
         expect_same_files(dir, reference, pieces);
     }

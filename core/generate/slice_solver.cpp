@@ -51,20 +51,71 @@ SolvedSlice SliceSolver::solve() const {
     return assembler.take();
 }
 
+namespace {
+
+// One block workspace per worker thread, reused for every configuration it takes (made on first
+// use: a resumed slice with every level stored needs none).
+class LevelWorkers {
+public:
+    LevelWorkers(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, std::size_t threads)
+        : slice_(slice), kings_(kings), smaller_(smaller), workers_(threads) {}
+
+    // Solves every configuration of `level`, on up to `threads` threads.
+    void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole) {
+        const std::size_t count = level.configurations().size();
+        const std::size_t active = std::min(workers_.size(), count);
+        if (active <= 1) {
+            for (std::size_t k = 0; k < count; ++k) worker(0).solve(level, k, next, whole);
+            return;
+        }
+        for (std::size_t w = 0; w < active; ++w) worker(w);
+        std::atomic<std::size_t> next_slot{0};
+        std::vector<std::exception_ptr> errors(active);
+        {
+            std::vector<std::jthread> pool;
+            for (std::size_t w = 0; w < active; ++w) {
+                pool.emplace_back([&, w] {
+                    try {
+                        for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < count;
+                             k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
+                            workers_[w]->solve(level, k, next, whole);
+                        }
+                    } catch (...) {
+                        errors[w] = std::current_exception();
+                        next_slot.store(count, std::memory_order_relaxed);
+                    }
+                });
+            }
+        }  // joins: the level's entries are complete and visible before the next level reads them
+        for (const auto& error : errors) {
+            if (error) std::rethrow_exception(error);
+        }
+    }
+
+private:
+    BlockSolver& worker(std::size_t w) {
+        if (!workers_[w]) workers_[w] = std::make_unique<BlockSolver>(slice_, kings_, smaller_);
+        return *workers_[w];
+    }
+
+    SliceId slice_;
+    const KingPlacements& kings_;
+    const SolvedLookup& smaller_;
+    std::vector<std::unique_ptr<BlockSolver>> workers_;
+};
+
+std::size_t thread_count(const SolveOptions& options, std::size_t widest_level) {
+    return std::min(static_cast<std::size_t>(std::max(1, options.threads)), std::max<std::size_t>(1, widest_level));
+}
+
+}  // namespace
+
 void SliceSolver::solve_levels(LevelSink& sink) const {
     const KingPlacements kings(slice_);
     std::vector<MenLevel> levels = men_configuration_levels(slice_);
     std::size_t widest_level = 1;
     for (const auto& level : levels) widest_level = std::max(widest_level, level.configurations.size());
-    const std::size_t threads = std::min(static_cast<std::size_t>(std::max(1, options_.threads)), widest_level);
-
-    // One workspace per worker, reused for every configuration it takes (made on first use: a
-    // resumed slice with every level stored needs none).
-    std::vector<std::unique_ptr<BlockSolver>> workers(threads);
-    const auto worker = [&](std::size_t w) -> BlockSolver& {
-        if (!workers[w]) workers[w] = std::make_unique<BlockSolver>(slice_, kings, smaller_);
-        return *workers[w];
-    };
+    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, widest_level));
 
     // The level above the one being solved, when it is one row of advancement higher.
     std::optional<SolvedLevel> above;
@@ -83,40 +134,26 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
 
         const auto start = std::chrono::steady_clock::now();
         SolvedLevel level(slice_, a, std::move(men_level.configurations));
-        const std::size_t count = level.configurations().size();
-        const std::size_t active = std::min(threads, count);
-        if (active == 1) {
-            for (std::size_t k = 0; k < count; ++k) worker(0).solve(level, k, next, sink.whole_slice());
-        } else {
-            for (std::size_t w = 0; w < active; ++w) worker(w);
-            std::atomic<std::size_t> next_slot{0};
-            std::vector<std::exception_ptr> errors(active);
-            {
-                std::vector<std::jthread> pool;
-                for (std::size_t w = 0; w < active; ++w) {
-                    pool.emplace_back([&, w] {
-                        try {
-                            for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < count;
-                                 k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
-                                workers[w]->solve(level, k, next, sink.whole_slice());
-                            }
-                        } catch (...) {
-                            errors[w] = std::current_exception();
-                            next_slot.store(count, std::memory_order_relaxed);
-                        }
-                    });
-                }
-            }  // joins: the level's entries are complete and visible before the next level reads them
-            for (const auto& error : errors) {
-                if (error) std::rethrow_exception(error);
-            }
-        }
+        workers.solve(level, next, sink.whole_slice());
         const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
         sink.store_level(level, seconds.count());
         above.emplace(std::move(level));
         above_stored = false;
         above_advancement = a;
     }
+}
+
+SolvedLevel SliceSolver::solve_level(int advancement, std::vector<std::uint64_t> configurations,
+                                     const SolvedLevel* next) const {
+    if (next != nullptr && (next->slice() != slice_ || next->advancement() != advancement + 1)) {
+        throw std::invalid_argument("slice " + slice_.to_string() + " level " + std::to_string(advancement) +
+                                    ": the level given as the next is not level " + std::to_string(advancement + 1));
+    }
+    const KingPlacements kings(slice_);
+    SolvedLevel level(slice_, advancement, std::move(configurations));
+    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()));
+    workers.solve(level, next, nullptr);
+    return level;
 }
 
 }  // namespace egdb

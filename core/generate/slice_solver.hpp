@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/generate/solved_level.hpp"
 #include "core/generate/solved_lookup.hpp"
@@ -58,6 +59,13 @@ public:
     // Solves the levels `sink` does not have, most advanced first, handing each to `sink`.
     // Throws what solve() throws, and what the sink throws.
     void solve_levels(LevelSink& sink) const;
+
+    // Solves the men configurations `configurations` (increasing, all of advancement
+    // `advancement`: a level or a chunk of one) and returns them as a SolvedLevel. `next` is the
+    // whole level advancement + 1 when the slice has one (else nullptr): the unit of work of a
+    // distributed build (workflow/distributed_build.hpp). Throws what solve() throws, and
+    // std::logic_error when a man move leads outside `next`.
+    SolvedLevel solve_level(int advancement, std::vector<std::uint64_t> configurations, const SolvedLevel* next) const;
 
 private:
     SliceId slice_;

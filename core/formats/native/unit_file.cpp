@@ -96,6 +96,12 @@ std::string unit_file_name(SliceId slice, int advancement) {
     return name;
 }
 
+std::string unit_file_name(SliceId slice, int advancement, int chunk) {
+    char name[48];
+    std::snprintf(name, sizeof name, "unit-%s-a%03d-c%04d.egdbu", slice.to_string().c_str(), advancement, chunk);
+    return name;
+}
+
 std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLevel& level, const UnitInputs& inputs,
                                const UnitWriteOptions& options) {
     AtomicFileWriter file(path);

@@ -35,6 +35,10 @@ inline constexpr int kUnitFileVersion = 1;
 
 // "unit-1212-a017.egdbu": slice nbm nbk nwm nwk, advancement.
 std::string unit_file_name(SliceId slice, int advancement);
+// "unit-1212-a017-c0003.egdbu": chunk 3 of a level split into chunks of men configurations (a
+// distributed build, workflow/distributed_build.hpp). The file format is the same; its
+// configurations are those of the chunk.
+std::string unit_file_name(SliceId slice, int advancement, int chunk);
 
 // What a unit is computed from.
 struct UnitInputs {

@@ -1,0 +1,476 @@
+#include "core/workflow/distributed_build.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+#include "core/formats/native/native_database.hpp"
+#include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/slice_file_reader.hpp"
+#include "core/formats/native/store_then_files.hpp"
+#include "core/formats/native/unit_directory.hpp"
+#include "core/formats/native/unit_file.hpp"
+#include "core/generate/build_driver.hpp"
+#include "core/generate/slice_solver.hpp"
+#include "core/generate/solution_store.hpp"
+#include "core/util/error.hpp"
+
+namespace egdb::workflow::distributed {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Unit files live where a single-process build keeps its own (build.cpp), under names that carry
+// the chunk, so the two never mistake each other's files for their own.
+std::filesystem::path unit_directory(const std::filesystem::path& out) { return out / "units"; }
+
+std::filesystem::path slice_path(const std::filesystem::path& out, SliceId s) {
+    return out / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+}
+
+std::filesystem::path chunk_path(const std::filesystem::path& out, SliceId s, int advancement, int chunk) {
+    return unit_directory(out) / native::unit_file_name(s, advancement, chunk);
+}
+
+// The inputs a unit file of `s` names (the same for every chunk of a level).
+native::UnitInputs unit_inputs(const std::vector<MenLevel>& levels, const std::vector<SliceId>& successors, int advancement) {
+    const bool above = std::any_of(levels.begin(), levels.end(), [&](const MenLevel& l) { return l.advancement == advancement + 1; });
+    return native::UnitInputs{above ? advancement + 1 : -1, successors};
+}
+
+std::vector<std::uint64_t> chunk_configurations(const MenLevel& level, std::size_t first, std::size_t count) {
+    return {level.configurations.begin() + static_cast<std::ptrdiff_t>(first),
+            level.configurations.begin() + static_cast<std::ptrdiff_t>(first + count)};
+}
+
+std::uint64_t block_size_of(SliceId s) { return slice_size(s) / men_configurations(s.nbm, s.nwm); }
+
+const MenLevel& find_level(const std::vector<MenLevel>& levels, SliceId s, int advancement) {
+    const auto it = std::find_if(levels.begin(), levels.end(), [&](const MenLevel& l) { return l.advancement == advancement; });
+    if (it == levels.end()) throw std::invalid_argument("slice " + s.to_string() + " has no level " + std::to_string(advancement));
+    return *it;
+}
+
+}  // namespace
+
+std::string to_string(const Task& task) {
+    if (task.kind == TaskKind::WriteSlice) return "write " + task.slice.to_string();
+    return "unit " + task.slice.to_string() + " a" + std::to_string(task.advancement) + " c" + std::to_string(task.chunk);
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> level_chunks(std::size_t configurations, std::uint64_t block_size,
+                                                              std::uint64_t chunk_positions) {
+    const std::size_t step = chunk_positions == 0
+                                 ? std::max<std::size_t>(configurations, 1)
+                                 : static_cast<std::size_t>(std::max<std::uint64_t>(1, chunk_positions / std::max<std::uint64_t>(block_size, 1)));
+    std::vector<std::pair<std::size_t, std::size_t>> chunks;
+    for (std::size_t first = 0; first < configurations; first += step) chunks.emplace_back(first, std::min(step, configurations - first));
+    return chunks;
+}
+
+// --- Scheduler ------------------------------------------------------------------------------
+
+Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const std::string&)> on_warning) {
+    const auto warn = [&](const std::string& text) {
+        if (on_warning) on_warning(text);
+    };
+    std::error_code ec;
+    std::filesystem::create_directories(unit_directory(request.out), ec);
+    if (ec) throw FileError("cannot create " + unit_directory(request.out).string() + ": " + ec.message());
+    native::UnitDirectory::remove_temporary_files(request.out);
+    native::UnitDirectory::remove_temporary_files(unit_directory(request.out));
+
+    const auto index_in_order = [&](SliceId t) -> std::ptrdiff_t {
+        const auto it = std::find(request.order.begin(), request.order.end(), t);
+        return it == request.order.end() ? -1 : it - request.order.begin();
+    };
+    for (const SliceId id : request.order) {
+        Slice s;
+        s.id = id;
+        const std::vector<SliceId> successors = successor_slices(id);
+        for (SliceId t : successors) {
+            const std::ptrdiff_t k = index_in_order(t);
+            if (k >= 0) s.reads.push_back(static_cast<std::size_t>(k));
+        }
+        s.block_size = block_size_of(id);
+        positions_total_ += slice_size(id);
+        const std::filesystem::path path = slice_path(request.out, id);
+        if (std::filesystem::exists(path, ec)) {
+            try {
+                s.finished = native::can_restore(native::SliceFileReader(path));
+            } catch (const std::exception& e) {
+                warn(std::string(e.what()) + "; solving slice " + id.to_string() + " again");
+            }
+        }
+        const std::vector<MenLevel> levels = men_configuration_levels(id);
+        for (const MenLevel& l : levels) {
+            Level level;
+            level.advancement = l.advancement;
+            for (const auto& [first, count] : level_chunks(l.configurations.size(), s.block_size, request.chunk_positions)) {
+                Chunk c{first, count, State::Waiting};
+                ++units_total_;
+                const std::filesystem::path unit = chunk_path(request.out, id, l.advancement, static_cast<int>(level.chunks.size()));
+                if (s.finished) {
+                    c.state = State::Done;
+                    std::filesystem::remove(unit, ec);  // left by a worker killed after writing the slice
+                } else if (std::filesystem::exists(unit, ec)) {
+                    try {
+                        native::read_unit_file(unit, id, l.advancement, chunk_configurations(l, first, count),
+                                               unit_inputs(levels, successors, l.advancement));
+                        c.state = State::Done;
+                        ++units_resumed_;
+                        positions_done_ += count * s.block_size;
+                    } catch (const CorruptDataError& e) {
+                        warn(std::string(e.what()) + "; solving it again");
+                        std::filesystem::remove(unit, ec);
+                    }
+                }
+                if (c.state == State::Done) ++level.chunks_done;
+                level.chunks.push_back(c);
+            }
+            s.levels.push_back(std::move(level));
+        }
+        for (std::size_t i = 0; i < s.levels.size(); ++i) {
+            for (std::size_t j = 0; j < s.levels.size(); ++j) {
+                if (s.levels[j].advancement == s.levels[i].advancement + 1) s.levels[i].above = static_cast<std::ptrdiff_t>(j);
+            }
+            if (s.levels[i].chunks_done == s.levels[i].chunks.size()) ++s.levels_done;
+        }
+        if (s.finished) {
+            s.write = State::Done;
+            ++slices_resumed_;
+            positions_done_ += slice_size(id);
+        } else {
+            ++slices_left_;
+        }
+        slices_.push_back(std::move(s));
+    }
+}
+
+bool Scheduler::inputs_ready(const Slice& s) const {
+    return std::all_of(s.reads.begin(), s.reads.end(), [&](std::size_t k) { return slices_[k].finished; });
+}
+
+std::optional<Task> Scheduler::next(std::optional<SliceId> affinity) {
+    // A slice ready to be written comes first: slices that read it wait for it.
+    for (Slice& s : slices_) {
+        if (!s.finished && s.write == State::Waiting && s.levels_done == s.levels.size()) {
+            s.write = State::InFlight;
+            ++in_flight_;
+            return Task{TaskKind::WriteSlice, s.id, 0, 0};
+        }
+    }
+    Slice* best_slice = nullptr;
+    Level* best_level = nullptr;
+    std::size_t best_chunk = 0;
+    std::uint64_t best_positions = 0;
+    bool best_affine = false;
+    for (Slice& s : slices_) {
+        if (s.finished || !inputs_ready(s)) continue;
+        const bool affine = affinity && *affinity == s.id;
+        if (best_affine && !affine) continue;
+        for (Level& level : s.levels) {
+            if (level.above >= 0) {
+                const Level& above = s.levels[static_cast<std::size_t>(level.above)];
+                if (above.chunks_done != above.chunks.size()) continue;
+            }
+            while (level.first_waiting < level.chunks.size() && level.chunks[level.first_waiting].state != State::Waiting) {
+                ++level.first_waiting;
+            }
+            if (level.first_waiting == level.chunks.size()) continue;
+            // The chunks of a level are the same size but for the last: its first waiting one
+            // stands for the level.
+            const std::size_t c = level.first_waiting;
+            const std::uint64_t positions = level.chunks[c].count * s.block_size;
+            if ((affine && !best_affine) || positions > best_positions) {
+                best_slice = &s;
+                best_level = &level;
+                best_chunk = c;
+                best_positions = positions;
+                best_affine = affine;
+            }
+        }
+    }
+    if (best_slice == nullptr) return std::nullopt;
+    best_level->chunks[best_chunk].state = State::InFlight;
+    ++in_flight_;
+    return Task{TaskKind::SolveUnit, best_slice->id, best_level->advancement, static_cast<int>(best_chunk)};
+}
+
+Scheduler::Chunk* Scheduler::find_chunk(const Task& task) {
+    for (Slice& s : slices_) {
+        if (s.id != task.slice) continue;
+        for (Level& level : s.levels) {
+            if (level.advancement == task.advancement && task.chunk >= 0 &&
+                static_cast<std::size_t>(task.chunk) < level.chunks.size()) {
+                return &level.chunks[static_cast<std::size_t>(task.chunk)];
+            }
+        }
+    }
+    return nullptr;
+}
+
+void Scheduler::done(const Task& task) {
+    const auto slice = std::find_if(slices_.begin(), slices_.end(), [&](const Slice& s) { return s.id == task.slice; });
+    if (slice == slices_.end()) throw std::invalid_argument("task " + to_string(task) + " is not part of the build");
+    if (task.kind == TaskKind::WriteSlice) {
+        if (slice->write != State::InFlight) throw std::logic_error(to_string(task) + " was not handed out");
+        slice->write = State::Done;
+        slice->finished = true;
+        --slices_left_;
+        --in_flight_;
+        return;
+    }
+    Chunk* chunk = find_chunk(task);
+    if (chunk == nullptr || chunk->state != State::InFlight) throw std::logic_error(to_string(task) + " was not handed out");
+    chunk->state = State::Done;
+    --in_flight_;
+    positions_done_ += chunk->count * slice->block_size;
+    for (Level& level : slice->levels) {
+        if (level.advancement == task.advancement && ++level.chunks_done == level.chunks.size()) ++slice->levels_done;
+    }
+}
+
+// --- UnitWorker -----------------------------------------------------------------------------
+
+// What a worker keeps between tasks: the slices units read (restored from their files, kept
+// across slices while they fit: files never change once written), the files of the directory as
+// last opened, and for the current slice its levels and the level above the one it solved last.
+struct UnitWorker::Context {
+    SolutionStore store;
+    std::unique_ptr<native::NativeDatabase> files;
+    native::StoreThenFiles lookup{store, nullptr};
+    std::optional<SliceId> slice;
+    std::vector<MenLevel> levels;
+    std::vector<SliceId> successors;
+    std::optional<SolvedLevel> above;
+};
+
+UnitWorker::UnitWorker(DistributedRequest request) : request_(std::move(request)) {}
+UnitWorker::~UnitWorker() = default;
+
+namespace {
+
+// Level `advancement` of `s` from its chunks' files, as one SolvedLevel.
+SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::vector<MenLevel>& levels,
+                       const std::vector<SliceId>& successors, int advancement, std::uint64_t chunk_positions) {
+    const MenLevel& l = find_level(levels, s, advancement);
+    SolvedLevel whole(s, advancement, l.configurations);
+    const native::UnitInputs inputs = unit_inputs(levels, successors, advancement);
+    std::size_t slot = 0;
+    int chunk = 0;
+    for (const auto& [first, count] : level_chunks(l.configurations.size(), whole.block_size(), chunk_positions)) {
+        const SolvedLevel part = native::read_unit_file(chunk_path(out, s, advancement, chunk++), s, advancement,
+                                                        chunk_configurations(l, first, count), inputs);
+        for (std::size_t k = 0; k < count; ++k, ++slot) {
+            for (const Color side : {Color::Black, Color::White}) {
+                std::copy_n(part.dtw_codes(side).begin() + static_cast<std::ptrdiff_t>(k * part.block_size()), part.block_size(),
+                            whole.block_dtw_codes(slot, side).begin());
+                std::copy_n(part.mtc(side).begin() + static_cast<std::ptrdiff_t>(k * part.block_size()), part.block_size(),
+                            whole.block_mtc(slot, side).begin());
+            }
+        }
+    }
+    return whole;
+}
+
+}  // namespace
+
+void UnitWorker::prepare_inputs(Context& c) {
+    // The files written by other workers since the last slice are seen by opening the
+    // directory again. A slice that reads no other (0101) needs none, and there may be none.
+    const std::uint64_t budget = request_.worker_memory_bytes;
+    const std::size_t cache = budget == 0 ? std::size_t{64} << 20
+                                          : std::clamp<std::size_t>(static_cast<std::size_t>(budget / 8), std::size_t{8} << 20,
+                                                                    std::size_t{1} << 30);
+    c.lookup.set_files(nullptr);
+    c.files.reset();
+    if (c.successors.empty()) return;
+    c.files = std::make_unique<native::NativeDatabase>(request_.out, native::OpenOptions{cache});
+    c.lookup.set_files(c.files.get());
+    const auto reads = [&](SliceId t) { return std::find(c.successors.begin(), c.successors.end(), t) != c.successors.end(); };
+    // Make room for what this slice reads: first drop the slices it does not read.
+    std::uint64_t needed = 0;
+    for (SliceId t : c.successors) {
+        if (c.store.find(t) == nullptr) needed += 4 * slice_size(t);
+    }
+    if (budget != 0) {
+        const std::vector<SliceId> held = c.store.slices();
+        for (SliceId t : held) {
+            if (c.store.memory_bytes() + needed <= budget) break;
+            if (!reads(t)) c.store.remove(t);
+        }
+    }
+    // Smaller slices first (build order), so that restoring one reads those before it from memory.
+    for (SliceId t : request_.order) {
+        if (!reads(t) || c.store.find(t) != nullptr) continue;
+        if (budget != 0 && c.store.memory_bytes() + 4 * slice_size(t) > budget) continue;
+        c.store.add(native::restore_solved_slice(native::SliceFileReader(request_.out / native::slice_file_name(t.nbm, t.nbk, t.nwm, t.nwk)),
+                                                 c.lookup, request_.threads, nullptr));
+    }
+}
+
+TaskOutcome UnitWorker::run(const Task& task) {
+    const auto start = Clock::now();
+    const std::filesystem::path& out = request_.out;
+    if (!context_) context_ = std::make_unique<Context>();
+    Context& c = *context_;
+    if (c.slice != task.slice) {
+        c.slice.reset();
+        c.levels = men_configuration_levels(task.slice);
+        c.successors = successor_slices(task.slice);
+        c.above.reset();
+        if (task.kind == TaskKind::SolveUnit) prepare_inputs(c);
+        c.slice = task.slice;  // only once its inputs are in place
+    }
+    TaskOutcome outcome;
+    if (task.kind == TaskKind::WriteSlice) {
+        SolvedSlice solved(task.slice);
+        for (const MenLevel& l : c.levels) {
+            solved.store(read_level(out, task.slice, c.levels, c.successors, l.advancement, request_.chunk_positions));
+        }
+        native::write_solved_slice(out, solved, request_.write);
+        c.slice.reset();
+        // Later slices read this one: keep it while it fits (it is what its file restores to).
+        const std::uint64_t budget = request_.worker_memory_bytes;
+        if (budget == 0 || c.store.memory_bytes() + solved.memory_bytes() <= budget) c.store.add(std::move(solved));
+        std::error_code ec;
+        outcome.bytes = std::filesystem::file_size(slice_path(out, task.slice), ec);
+        // The slice file is complete: its units are no longer needed.
+        for (const MenLevel& l : c.levels) {
+            for (std::size_t k = 0; k < level_chunks(l.configurations.size(), block_size_of(task.slice), request_.chunk_positions).size(); ++k) {
+                std::filesystem::remove(chunk_path(out, task.slice, l.advancement, static_cast<int>(k)), ec);
+            }
+        }
+    } else {
+        const MenLevel& l = find_level(c.levels, task.slice, task.advancement);
+        const auto chunks = level_chunks(l.configurations.size(), block_size_of(task.slice), request_.chunk_positions);
+        if (task.chunk < 0 || static_cast<std::size_t>(task.chunk) >= chunks.size()) {
+            throw std::invalid_argument("task " + to_string(task) + ": no such chunk");
+        }
+        const native::UnitInputs inputs = unit_inputs(c.levels, c.successors, task.advancement);
+        if (inputs.level_read < 0) {
+            c.above.reset();
+        } else if (!c.above || c.above->advancement() != inputs.level_read) {
+            c.above.reset();
+            c.above.emplace(read_level(out, task.slice, c.levels, c.successors, inputs.level_read, request_.chunk_positions));
+        }
+        const auto [first, count] = chunks[static_cast<std::size_t>(task.chunk)];
+        const SolvedLevel level = SliceSolver(task.slice, c.lookup, {request_.threads})
+                                      .solve_level(task.advancement, chunk_configurations(l, first, count),
+                                                   c.above ? &*c.above : nullptr);
+        outcome.bytes = native::write_unit_file(chunk_path(out, task.slice, task.advancement, task.chunk), level, inputs);
+    }
+    outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return outcome;
+}
+
+// --- Messages and the two loops ---------------------------------------------------------------
+
+std::array<std::int64_t, kMessageWords> encode(const Message& m) noexcept {
+    return {static_cast<std::int64_t>(m.kind),
+            static_cast<std::int64_t>(m.task.kind),
+            static_cast<std::int64_t>(m.task.slice.nbm * 1000 + m.task.slice.nbk * 100 + m.task.slice.nwm * 10 + m.task.slice.nwk),
+            m.task.advancement,
+            m.task.chunk,
+            static_cast<std::int64_t>(m.outcome.bytes),
+            static_cast<std::int64_t>(m.outcome.seconds * 1e6),
+            0,
+            0x45474442};  // "EGDB": a word from another program is not taken for a message
+}
+
+Message decode(std::span<const std::int64_t, kMessageWords> w) {
+    const bool kind_ok = w[0] >= static_cast<std::int64_t>(MessageKind::Task) && w[0] <= static_cast<std::int64_t>(MessageKind::Stop);
+    const bool task_ok = w[1] == static_cast<std::int64_t>(TaskKind::SolveUnit) || w[1] == static_cast<std::int64_t>(TaskKind::WriteSlice);
+    if (!kind_ok || !task_ok || w[2] < 0 || w[2] > 9999 || w[5] < 0 || w[8] != 0x45474442) {
+        throw std::invalid_argument("a message that is not an egdb build message");
+    }
+    const auto digit = [&](int place) { return static_cast<int>((w[2] / place) % 10); };
+    Message m;
+    m.kind = static_cast<MessageKind>(w[0]);
+    m.task = Task{static_cast<TaskKind>(w[1]), SliceId{digit(1000), digit(100), digit(10), digit(1)}, static_cast<int>(w[3]),
+                  static_cast<int>(w[4])};
+    m.outcome = TaskOutcome{static_cast<std::uint64_t>(w[5]), static_cast<double>(w[6]) / 1e6};
+    return m;
+}
+
+void run_coordinator(Scheduler& scheduler, Transport& transport, const CoordinatorObserver& observer,
+                     std::chrono::microseconds poll_interval) {
+    const int ranks = transport.size();
+    if (ranks < 2) throw RuntimeError(ErrorKind::InvalidArgument, "a distributed build needs at least 2 ranks (1 coordinator, 1 worker)");
+    std::vector<std::optional<Task>> assigned(static_cast<std::size_t>(ranks));
+    std::vector<std::optional<SliceId>> last_slice(static_cast<std::size_t>(ranks));
+    std::optional<std::string> failure;
+    bool cancelled = false;
+    const auto stop_all = [&] {
+        for (int r = 1; r < ranks; ++r) transport.send(r, Message{MessageKind::Stop, {}, {}});
+    };
+    while (true) {
+        if (!failure && !cancelled && observer.keep_going && !observer.keep_going()) cancelled = true;
+        // Hand out what is ready to every idle worker.
+        if (!failure && !cancelled) {
+            for (int r = 1; r < ranks; ++r) {
+                auto& slot = assigned[static_cast<std::size_t>(r)];
+                if (slot) continue;
+                slot = scheduler.next(last_slice[static_cast<std::size_t>(r)]);
+                if (slot) transport.send(r, Message{MessageKind::Task, *slot, {}});
+            }
+        }
+        const bool busy = std::any_of(assigned.begin(), assigned.end(), [](const auto& t) { return t.has_value(); });
+        if (!busy) {
+            if (scheduler.finished() || failure || cancelled) break;
+            stop_all();
+            throw std::logic_error("distributed build: nothing ready and nothing in flight, but slices are left");
+        }
+        auto received = transport.try_receive();
+        if (!received) {
+            std::this_thread::sleep_for(poll_interval);
+            continue;
+        }
+        const auto [rank, message] = *received;
+        if (rank <= 0 || rank >= ranks || !assigned[static_cast<std::size_t>(rank)] ||
+            !(*assigned[static_cast<std::size_t>(rank)] == message.task)) {
+            stop_all();
+            throw std::logic_error("distributed build: rank " + std::to_string(rank) + " reported " + to_string(message.task) +
+                                   ", which it was not given");
+        }
+        assigned[static_cast<std::size_t>(rank)].reset();
+        if (message.kind == MessageKind::Done) {
+            scheduler.done(message.task);
+            last_slice[static_cast<std::size_t>(rank)] =
+                message.task.kind == TaskKind::WriteSlice ? std::nullopt : std::optional<SliceId>(message.task.slice);
+            if (observer.on_done) observer.on_done(rank, message.task, message.outcome);
+        } else if (!failure) {
+            failure = "rank " + std::to_string(rank) + " failed at " + to_string(message.task) +
+                      " (its error is in its output); run the same command again to resume";
+        }
+    }
+    stop_all();
+    if (failure) throw RuntimeError(ErrorKind::Io, *failure);
+    if (cancelled) throw RuntimeError(ErrorKind::Cancelled, "distributed build stopped; run it again to resume");
+}
+
+void run_worker(UnitWorker& worker, Transport& transport, const std::function<void(const std::string&)>& on_error,
+                std::chrono::microseconds poll_interval) {
+    while (true) {
+        auto received = transport.try_receive();
+        if (!received) {
+            std::this_thread::sleep_for(poll_interval);
+            continue;
+        }
+        const Message& message = received->second;
+        if (message.kind == MessageKind::Stop) return;
+        if (message.kind != MessageKind::Task) continue;
+        try {
+            const TaskOutcome outcome = worker.run(message.task);
+            transport.send(0, Message{MessageKind::Done, message.task, outcome});
+        } catch (const std::exception& e) {
+            if (on_error) on_error(to_string(message.task) + ": " + e.what());
+            transport.send(0, Message{MessageKind::Failed, message.task, {}});
+        }
+    }
+}
+
+}  // namespace egdb::workflow::distributed

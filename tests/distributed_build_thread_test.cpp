@@ -1,0 +1,231 @@
+// The distributed build (workflow/distributed_build.hpp) in one process: the coordinator on the
+// test's thread, each worker on a thread of its own with its own UnitWorker, the messages through
+// in-memory queues. The MPI program is the same loops over MPI (tests/mpi runs it under mpirun).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/unit_file.hpp"
+#include "core/generate/build_driver.hpp"
+#include "core/generate/men_order.hpp"
+#include "core/util/error.hpp"
+#include "core/workflow/build.hpp"
+#include "core/workflow/distributed_build.hpp"
+#include "tests/build_helpers.hpp"
+#include "tests/scratch_dir.hpp"
+
+namespace egdb {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace workflow::distributed;
+
+// Queues between ranks: rank r's inbox holds (sender, message), each message as its encoded
+// words (so the encoding is exercised on every message).
+class Hub {
+public:
+    explicit Hub(int ranks) : inboxes_(static_cast<std::size_t>(ranks)) {}
+    int size() const { return static_cast<int>(inboxes_.size()); }
+    void send(int from, int to, const Message& m) {
+        const std::lock_guard lock(mutex_);
+        inboxes_.at(static_cast<std::size_t>(to)).emplace_back(from, encode(m));
+    }
+    std::optional<std::pair<int, Message>> take(int rank) {
+        const std::lock_guard lock(mutex_);
+        auto& inbox = inboxes_[static_cast<std::size_t>(rank)];
+        if (inbox.empty()) return std::nullopt;
+        auto [from, words] = inbox.front();
+        inbox.pop_front();
+        return std::pair{from, decode(words)};
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::deque<std::pair<int, std::array<std::int64_t, kMessageWords>>>> inboxes_;
+};
+
+class HubTransport final : public Transport {
+public:
+    HubTransport(Hub& hub, int rank) : hub_(hub), rank_(rank) {}
+    int size() const override { return hub_.size(); }
+    void send(int rank, const Message& m) override { hub_.send(rank_, rank, m); }
+    std::optional<std::pair<int, Message>> try_receive() override { return hub_.take(rank_); }
+
+private:
+    Hub& hub_;
+    int rank_;
+};
+
+DistributedRequest request_for(const fs::path& out, int pieces, std::uint64_t chunk) {
+    DistributedRequest r;
+    r.order = build_order(pieces);
+    r.out = out;
+    r.chunk_positions = chunk;
+    r.threads = 1;
+    return r;
+}
+
+struct RunResult {
+    std::size_t tasks = 0;
+    std::vector<std::string> warnings;
+    std::vector<std::string> worker_errors;
+    std::size_t units_resumed = 0;
+    std::size_t slices_resumed = 0;
+};
+
+// Runs a distributed build with `workers` worker threads; stops handing out tasks after
+// `stop_after` finished tasks (0: never). `worker_out` overrides the directory of worker 1.
+RunResult run_build(const DistributedRequest& request, int workers, std::size_t stop_after = 0,
+                    const fs::path& worker_out = {}) {
+    RunResult result;
+    Hub hub(workers + 1);
+    Scheduler scheduler(request, [&](const std::string& w) { result.warnings.push_back(w); });
+    result.units_resumed = scheduler.units_resumed();
+    result.slices_resumed = scheduler.slices_resumed();
+    std::mutex errors_mutex;
+    std::vector<std::jthread> threads;
+    for (int r = 1; r <= workers; ++r) {
+        threads.emplace_back([&, r] {
+            DistributedRequest mine = request;
+            if (r == 1 && !worker_out.empty()) mine.out = worker_out;
+            UnitWorker worker(mine);
+            HubTransport transport(hub, r);
+            run_worker(worker, transport, [&](const std::string& e) {
+                const std::lock_guard lock(errors_mutex);
+                std::fprintf(stderr, "worker %d: %s\n", r, e.c_str());
+                result.worker_errors.push_back(e);
+            }, std::chrono::microseconds(200));
+        });
+    }
+    HubTransport transport(hub, 0);
+    CoordinatorObserver observer;
+    observer.on_done = [&](int, const Task&, const TaskOutcome& outcome) {
+        ++result.tasks;
+        EXPECT_GT(outcome.bytes, 0U);
+    };
+    if (stop_after > 0) observer.keep_going = [&] { return result.tasks < stop_after; };
+    run_coordinator(scheduler, transport, observer, std::chrono::microseconds(200));
+    return result;
+}
+
+void expect_same_slice_files(const fs::path& dir, const fs::path& reference, int pieces) {
+    std::size_t files = 0;
+    for (const SliceId s : build_order(pieces)) {
+        const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        ASSERT_TRUE(fs::exists(dir / name)) << name;
+        EXPECT_EQ(test::slurp(dir / name), test::slurp(reference / name)) << name;
+        ++files;
+    }
+    EXPECT_EQ(files, build_order(pieces).size());
+    EXPECT_TRUE(fs::is_empty(dir / "units"));
+}
+
+TEST(DistributedBuild, MessagesRoundTripAndGarbageIsRefused) {
+    const Message m{MessageKind::Done, Task{TaskKind::SolveUnit, SliceId{1, 2, 1, 1}, 17, 3}, TaskOutcome{123456, 2.5}};
+    const auto words = encode(m);
+    const Message back = decode(words);
+    EXPECT_EQ(back.kind, m.kind);
+    EXPECT_EQ(back.task, m.task);
+    EXPECT_EQ(back.outcome.bytes, 123456U);
+    EXPECT_DOUBLE_EQ(back.outcome.seconds, 2.5);
+    auto bad = words;
+    bad[8] = 0;
+    EXPECT_THROW(decode(bad), std::invalid_argument);
+    bad = words;
+    bad[0] = 9;
+    EXPECT_THROW(decode(bad), std::invalid_argument);
+}
+
+TEST(DistributedBuild, ChunksCoverEachLevelOnce) {
+    using Chunks = std::vector<std::pair<std::size_t, std::size_t>>;
+    EXPECT_EQ(level_chunks(5, 10, 20), (Chunks{{0, 2}, {2, 2}, {4, 1}}));
+    EXPECT_EQ(level_chunks(5, 10, 25), (Chunks{{0, 2}, {2, 2}, {4, 1}}));  // whole configurations
+    EXPECT_EQ(level_chunks(5, 10, 0), (Chunks{{0, 5}}));
+    EXPECT_EQ(level_chunks(4, 10, 40), (Chunks{{0, 4}}));
+    EXPECT_EQ(level_chunks(3, 100, 1), (Chunks{{0, 1}, {1, 1}, {2, 1}}));  // at least one configuration
+}
+
+// Three workers, chunks of 2000 positions (several hundred units; 3 pieces have 2.9e5 positions;
+// tests/mpi does 4 pieces under mpirun): the same bytes as `egdb build`.
+// Then a build stopped after a few dozen tasks, with a damaged unit file and a leftover temporary
+// file added, resumes to the same bytes.
+TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume) {
+    constexpr int pieces = 3;
+    constexpr std::uint64_t kChunk = 2'000;
+    const test::ScratchDir scratch("distributed_build");
+    const fs::path reference = scratch.sub("reference");
+    workflow::build_database(test::unverified_build(reference, pieces));
+
+    const fs::path dir = scratch.sub("distributed");
+    const DistributedRequest request = request_for(dir, pieces, kChunk);
+    std::size_t units = 0;
+    for (const SliceId s : request.order) {
+        const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
+        for (const MenLevel& l : men_configuration_levels(s)) units += level_chunks(l.configurations.size(), block, kChunk).size();
+    }
+    const RunResult full = run_build(request, 3);
+    EXPECT_EQ(full.tasks, units + request.order.size());  // every unit, then every slice written
+    EXPECT_TRUE(full.warnings.empty());
+    EXPECT_TRUE(full.worker_errors.empty());
+    expect_same_slice_files(dir, reference, pieces);
+
+    // Stopped part-way: some slices finished, some units on disk.
+    const fs::path again = scratch.sub("resumed");
+    try {
+        run_build(request_for(again, pieces, kChunk), 2, units / 2);
+        ADD_FAILURE() << "a build stopped half-way reported success";
+    } catch (const RuntimeError& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Cancelled) << e.what();
+    }
+    std::vector<fs::path> unit_files;
+    for (const auto& e : fs::directory_iterator(again / "units")) unit_files.push_back(e.path());
+    ASSERT_FALSE(unit_files.empty()) << "stopped half-way, some units should be waiting";
+    {
+        std::fstream damaged(unit_files.front(), std::ios::in | std::ios::out | std::ios::binary);
+        damaged.seekp(60);
+        damaged.put('\x5a');
+    }
+    std::ofstream(again / "units" / "unit-2001-a003-c0000.egdbu.tmp") << "half written";
+    const RunResult resumed = run_build(request_for(again, pieces, kChunk), 3);
+    EXPECT_GT(resumed.slices_resumed, 0U);
+    EXPECT_GT(resumed.units_resumed, 0U);
+    EXPECT_LT(resumed.tasks, units + request.order.size());
+    ASSERT_EQ(resumed.warnings.size(), 1U);
+    EXPECT_NE(resumed.warnings[0].find(unit_files.front().filename().string()), std::string::npos) << resumed.warnings[0];
+    expect_same_slice_files(again, reference, pieces);
+}
+
+// A worker that cannot write its output reports the task; the coordinator stops every worker and
+// throws, naming it; what was finished stays and a rerun completes.
+TEST(DistributedBuild, AFailingWorkerStopsTheBuildWithTheTaskNamed) {
+    constexpr int pieces = 3;
+    const test::ScratchDir scratch("distributed_failure");
+    const fs::path dir = scratch.sub("out");
+    // A file where the worker expects its output directory: it can neither read nor write there.
+    const fs::path not_a_directory = scratch.sub("elsewhere") / "file";
+    std::ofstream(not_a_directory) << "not a directory";
+    const DistributedRequest request = request_for(dir, pieces, 0);
+    try {
+        run_build(request, 1, 0, not_a_directory);
+        FAIL() << "a build whose only worker cannot write cannot succeed";
+    } catch (const RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find("rank 1 failed at "), std::string::npos) << e.what();
+    }
+    const RunResult rerun = run_build(request, 2);
+    EXPECT_TRUE(rerun.worker_errors.empty());
+    const fs::path reference = scratch.sub("reference");
+    workflow::build_database(test::unverified_build(reference, pieces));
+    expect_same_slice_files(dir, reference, pieces);
+}
+
+}  // namespace
+}  // namespace egdb
