@@ -13,7 +13,10 @@
  *   - egdb_lookup_with_search has no time limit (upstream's limit is 2 ms of CPU on POSIX);
  *   - null pointers give EGDB_NULL_ARGUMENT instead of a crash;
  *   - fentoposition rejects malformed FEN (upstream silently truncates), with a message in
- *     egdb_last_error(-1).
+ *     egdb_last_error(-1); it also reads the dialects other draughts software writes: Lidraughts'
+ *     suffixes "W:W31-50:B1-20:H0:F1" (halfmove clock and fullmove number, ignored) and the PDN
+ *     tag "[FEN \"W:W31-50:B1-20\"]" (the grammar: core/notation/fen.hpp). Every function taking
+ *     a FEN accepts the same.
  *
  * Paths (directories, log files) are UTF-8 strings. On Windows they are converted to UTF-16 for
  * the system, so any file name works whatever the ANSI code page (ASCII paths are the same in
@@ -92,7 +95,7 @@ enum {
     EGDB_IDENTIFY_FAIL = -103,       /* no database recognised in the directory */
     EGDB_BAD_HANDLE = -104,          /* unknown or closed handle */
     EGDB_NULL_INTERNAL_HANDLE = -105,/* kept for compatibility; egdb returns EGDB_BAD_HANDLE */
-    EGDB_FEN_ERROR = -106,           /* malformed FEN (see egdb_last_error(-1)) */
+    EGDB_FEN_ERROR = -106,           /* malformed FEN, Hub position or move text (see egdb_last_error(-1)) */
     EGDB_NOT_WLD_TYPE = -107,        /* the handle holds no win/loss/draw data */
     EGDB_NOT_DISTANCE_TYPE = -108,   /* the handle holds no DTW or MTC data */
     EGDB_LOOKUP_NOT_POSSIBLE = -109, /* too many pieces, a draw, or a missing slice */
@@ -273,6 +276,49 @@ EGDB_API int EGDB_CALL egdb_verify(int handle, egdb_progress_fn progress, void *
  * comma-separated subset of "wld,dtw,mtc". Returns 0 or an error. */
 EGDB_API int EGDB_CALL egdb_build(const char *directory, int pieces, int threads, const char *kinds, int verify,
                                   egdb_progress_fn progress, void *user);
+
+/* ---------------------------------------------------------------------------------------------
+ * The notations of the Hub protocol (Scan's protocol.txt), and a signed value
+ * ------------------------------------------------------------------------------------------- */
+
+/* A Hub position string with its terminating NUL: the side to move ('W' or 'B') and one
+ * character per square 1..50: 'w' white man, 'b' black man, 'W' white king, 'B' black king,
+ * 'e' empty. The start position is "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww". */
+enum { EGDB_HUBLEN = 52 };
+
+/* Move notations of egdb_move_text. PDN: "32-28", "28x19", the full path "26x37x48" only where
+ * two captures share their start and end squares (13.7, as move_string). HUB: "32-28", and a
+ * capture as from, to and every captured square in ascending order: "28x19x23". */
+enum { EGDB_NOTATION_PDN = 0, EGDB_NOTATION_HUB = 1 };
+
+/* The Hub position string of a position into hub[EGDB_HUBLEN]. Returns its length (51), or
+ * EGDB_NULL_ARGUMENT, EGDB_BAD_ARGUMENT (colour). Thread-safe, no open database needed. */
+EGDB_API int EGDB_CALL egdb_position_to_hub(const EgdbPosition *pos, int color, char hub[EGDB_HUBLEN]);
+
+/* Parses a Hub position string (whitespace around it is skipped; letters in the protocol's case).
+ * Returns 0, EGDB_NULL_ARGUMENT, or EGDB_FEN_ERROR with a message naming the character and its
+ * byte offset in egdb_last_error(-1); the outputs are untouched on error. */
+EGDB_API int EGDB_CALL egdb_hub_to_position(const char *hub, EgdbPosition *pos, int *color);
+
+/* The move that turns `from` into its successor `to` in `notation` (EGDB_NOTATION_PDN or
+ * EGDB_NOTATION_HUB) into out[size]. Returns the length; 0 and "" when `to` is not a legal
+ * successor; EGDB_BUFFER_TOO_SMALL (out untouched), EGDB_NULL_ARGUMENT or EGDB_BAD_ARGUMENT.
+ * 128 bytes always suffice. */
+EGDB_API int EGDB_CALL egdb_move_text(const EgdbPosition *from, const EgdbPosition *to, int color, int notation,
+                                      char *out, int size);
+
+/* The position after the legal move `move` of `color`, written in PDN ("32-28", "28x19",
+ * "26x37x48") or in Hub notation ("28x19x23", captured squares in any order), told apart by the
+ * number of squares a capture names. Returns 0 and sets *after; EGDB_NULL_ARGUMENT,
+ * EGDB_BAD_ARGUMENT (colour, or a position that is not well formed), or EGDB_FEN_ERROR when the
+ * text is malformed or matches no legal move (egdb_last_error(-1) names the token, for Hub text
+ * with its byte offset, and lists the legal moves); *after is untouched on error. */
+EGDB_API int EGDB_CALL egdb_parse_move(const EgdbPosition *pos, int color, const char *move, EgdbPosition *after);
+
+/* The signed value of a win/loss/draw code, as python-chess and Syzygy tools read it: +1 for
+ * EGDB_WIN, 0 for EGDB_DRAW, -1 for EGDB_LOSS (for the side to move, like the code). Any other
+ * number (EGDB_UNKNOWN, the partial values, errors) gives EGDB_BAD_ARGUMENT, which no sign equals. */
+EGDB_API int EGDB_CALL egdb_wdl(int value);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@
 #include "core/formats/kingsrow/result.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
+#include "core/notation/hub_position.hpp"
+#include "core/notation/move_notation.hpp"
 #include "core/notation/pdn_move.hpp"
 #include "core/probe/database.hpp"
 #include "core/rules/movegen.hpp"
@@ -472,6 +474,80 @@ EGDB_API int EGDB_CALL fentoposition(const char* fen, EgdbPosition* pos, int* co
     *pos = to_c(fp->position);
     *color = static_cast<int>(fp->side_to_move);
     return 0;
+}
+
+EGDB_API int EGDB_CALL egdb_position_to_hub(const EgdbPosition* pos, int color, char hub[EGDB_HUBLEN]) {
+    if (pos == nullptr || hub == nullptr) return fail(EGDB_NULL_ARGUMENT, "NULL argument to egdb_position_to_hub");
+    if (!valid_color(color)) return fail(EGDB_BAD_ARGUMENT, "color must be 0 (black) or 1 (white)");
+    return without_handle([&]() -> int {
+        static_assert(EGDB_HUBLEN == egdb::kHubPositionLength + 1, "EGDB_HUBLEN holds a Hub position and its NUL");
+        const std::string s = egdb::to_hub_position(to_cpp(*pos), static_cast<Color>(color));
+        copy_string(s, hub, EGDB_HUBLEN);
+        return static_cast<int>(s.size());
+    });
+}
+
+EGDB_API int EGDB_CALL egdb_hub_to_position(const char* hub, EgdbPosition* pos, int* color) {
+    if (hub == nullptr || pos == nullptr || color == nullptr) {
+        return fail(EGDB_NULL_ARGUMENT, "NULL argument to egdb_hub_to_position");
+    }
+    std::string error;
+    const auto fp = egdb::try_parse_hub_position(hub, &error);
+    if (!fp) return fail(EGDB_FEN_ERROR, error);
+    *pos = to_c(fp->position);
+    *color = static_cast<int>(fp->side_to_move);
+    return 0;
+}
+
+EGDB_API int EGDB_CALL egdb_move_text(const EgdbPosition* from, const EgdbPosition* to, int color, int notation,
+                                      char* out, int size) {
+    if (from == nullptr || to == nullptr || out == nullptr) return fail(EGDB_NULL_ARGUMENT, "NULL argument to egdb_move_text");
+    if (!valid_color(color)) return fail(EGDB_BAD_ARGUMENT, "color must be 0 (black) or 1 (white)");
+    if (notation != EGDB_NOTATION_PDN && notation != EGDB_NOTATION_HUB) {
+        return fail(EGDB_BAD_ARGUMENT, "notation must be 0 (PDN) or 1 (Hub)");
+    }
+    if (size <= 0) return fail(EGDB_BUFFER_TOO_SMALL, "the output buffer has no room");
+    return without_handle([&]() -> int {
+        const Position p = to_cpp(*from);
+        const Position q = to_cpp(*to);
+        const Color side = static_cast<Color>(color);
+        // The first legal move leading to `to`, as move_string chooses it.
+        egdb::MoveList list;
+        egdb::generate_moves(p, side, list);
+        std::string s;
+        for (const egdb::Move& m : list) {
+            if (egdb::apply_move(p, side, m) == q) {
+                s = egdb::move_text(p, side, m, static_cast<egdb::MoveNotation>(notation));
+                break;
+            }
+        }
+        if (s.size() >= static_cast<std::size_t>(size)) return fail(EGDB_BUFFER_TOO_SMALL, "move longer than the buffer");
+        copy_string(s, out, static_cast<std::size_t>(size));
+        return static_cast<int>(s.size());
+    });
+}
+
+EGDB_API int EGDB_CALL egdb_parse_move(const EgdbPosition* pos, int color, const char* move, EgdbPosition* after) {
+    if (pos == nullptr || move == nullptr || after == nullptr) {
+        return fail(EGDB_NULL_ARGUMENT, "NULL argument to egdb_parse_move");
+    }
+    if (!valid_color(color)) return fail(EGDB_BAD_ARGUMENT, "color must be 0 (black) or 1 (white)");
+    const Position p = to_cpp(*pos);
+    if (!egdb::is_well_formed(p)) return fail(EGDB_BAD_ARGUMENT, "the position is not well formed");
+    return without_handle([&]() -> int {
+        const Color side = static_cast<Color>(color);
+        *after = to_c(egdb::apply_move(p, side, egdb::parse_move(p, side, move)));
+        return 0;
+    });
+}
+
+EGDB_API int EGDB_CALL egdb_wdl(int value) {
+    switch (value) {
+        case EGDB_WIN: return 1;
+        case EGDB_DRAW: return 0;
+        case EGDB_LOSS: return -1;
+        default: return fail(EGDB_BAD_ARGUMENT, "egdb_wdl: " + std::to_string(value) + " is not EGDB_WIN, EGDB_LOSS or EGDB_DRAW");
+    }
 }
 
 EGDB_API int EGDB_CALL egdb_probe(int handle, const EgdbPosition* pos, int color, EgdbProbe* out) {

@@ -73,6 +73,11 @@ Public Const EGDB_MAXMOVES As Long = 128
 Public Const EGDB_MAXFENLEN As Long = 180
 Public Const EGDB_MAX_HANDLES As Long = 64
 
+'' Hub position strings (side to move + 50 squares + NUL) and the notations of egdb_move_text.
+Public Const EGDB_HUBLEN As Long = 52
+Public Const EGDB_NOTATION_PDN As Long = 0
+Public Const EGDB_NOTATION_HUB As Long = 1
+
 ' egdb_best_moves kinds.
 Public Const EGDB_KIND_DTW As Long = 0
 Public Const EGDB_KIND_MTC As Long = 1
@@ -157,6 +162,15 @@ Public Declare PtrSafe Function egdb_stats Lib "egdb" (ByVal handle As Long, ByR
 Public Declare PtrSafe Function egdb_verify Lib "egdb" (ByVal handle As Long, ByVal progress As LongPtr, ByVal user As LongPtr) As Long
 Public Declare PtrSafe Function egdb_build Lib "egdb" (ByVal directory As String, ByVal pieces As Long, ByVal threads As Long, ByVal kinds As String, ByVal verify As Long, ByVal progress As LongPtr, ByVal user As LongPtr) As Long
 
+' Hub protocol notation (Scan's protocol.txt). hub: element 0 of a Byte array of at least
+' EGDB_HUBLEN; out: element 0 of a Byte array of `size` bytes (128 always suffice).
+Public Declare PtrSafe Function egdb_position_to_hub Lib "egdb" (ByRef pos As Board, ByVal color As Long, ByRef hub As Byte) As Long
+Public Declare PtrSafe Function egdb_hub_to_position Lib "egdb" (ByVal hub As String, ByRef pos As Board, ByRef color As Long) As Long
+Public Declare PtrSafe Function egdb_move_text Lib "egdb" (ByRef from_pos As Board, ByRef to_pos As Board, ByVal color As Long, ByVal notation As Long, ByRef out As Byte, ByVal size As Long) As Long
+Public Declare PtrSafe Function egdb_parse_move Lib "egdb" (ByRef pos As Board, ByVal color As Long, ByVal move As String, ByRef after As Board) As Long
+' +1 for EGDB_WIN, 0 for EGDB_DRAW, -1 for EGDB_LOSS.
+Public Declare PtrSafe Function egdb_wdl Lib "egdb" (ByVal value As Long) As Long
+
 ' Windows functions used by the helpers to read C strings.
 Private Declare PtrSafe Function lstrlenA Lib "kernel32" (ByVal text As LongPtr) As Long
 Private Declare PtrSafe Sub CopyMemory Lib "kernel32" Alias "RtlMoveMemory" (ByRef destination As Any, ByVal source As LongPtr, ByVal length As LongPtr)
@@ -231,6 +245,15 @@ Public Declare Function egdb_stats Lib "egdb" (ByVal handle As Long, ByRef out A
 ' ByVal done As Currency, ByVal total As Currency) As Long in a standard module.
 Public Declare Function egdb_verify Lib "egdb" (ByVal handle As Long, ByVal progress As Long, ByVal user As Long) As Long
 Public Declare Function egdb_build Lib "egdb" (ByVal directory As String, ByVal pieces As Long, ByVal threads As Long, ByVal kinds As String, ByVal verify As Long, ByVal progress As Long, ByVal user As Long) As Long
+
+' Hub protocol notation (Scan's protocol.txt). hub: element 0 of a Byte array of at least
+' EGDB_HUBLEN; out: element 0 of a Byte array of `size` bytes (128 always suffice).
+Public Declare Function egdb_position_to_hub Lib "egdb" (ByRef pos As Board, ByVal color As Long, ByRef hub As Byte) As Long
+Public Declare Function egdb_hub_to_position Lib "egdb" (ByVal hub As String, ByRef pos As Board, ByRef color As Long) As Long
+Public Declare Function egdb_move_text Lib "egdb" (ByRef from_pos As Board, ByRef to_pos As Board, ByVal color As Long, ByVal notation As Long, ByRef out As Byte, ByVal size As Long) As Long
+Public Declare Function egdb_parse_move Lib "egdb" (ByRef pos As Board, ByVal color As Long, ByVal move As String, ByRef after As Board) As Long
+' +1 for EGDB_WIN, 0 for EGDB_DRAW, -1 for EGDB_LOSS.
+Public Declare Function egdb_wdl Lib "egdb" (ByVal value As Long) As Long
 
 Private Declare Function lstrlenA Lib "kernel32" (ByVal text As Long) As Long
 Private Declare Sub CopyMemory Lib "kernel32" Alias "RtlMoveMemory" (ByRef destination As Any, ByVal source As Long, ByVal length As Long)

@@ -202,9 +202,9 @@ JNIEXPORT jlongArray JNICALL Java_egdb_Native_successors(JNIEnv* env, jclass, jl
     return boards_array(env, list.data(), n);
 }
 
-// PDN strings of the moves to each successor (move_string), in the same order.
+// The moves to each successor as strings in `notation` (EGDB_NOTATION_PDN or _HUB), in order.
 JNIEXPORT jobjectArray JNICALL Java_egdb_Native_moveStrings(JNIEnv* env, jclass, jlong black, jlong white, jlong king,
-                                                            jint color, jlongArray successors) {
+                                                            jint color, jlongArray successors, jint notation) {
     const EgdbPosition p = position(black, white, king);
     const jsize n = env->GetArrayLength(successors) / 3;
     std::vector<EgdbPosition> after(static_cast<std::size_t>(n));
@@ -212,11 +212,42 @@ JNIEXPORT jobjectArray JNICALL Java_egdb_Native_moveStrings(JNIEnv* env, jclass,
     std::vector<std::string> moves;
     std::array<char, 128> text{};
     for (const EgdbPosition& q : after) {
-        const int len = move_string(&p, &q, color, text.data());
+        const int len = egdb_move_text(&p, &q, color, notation, text.data(), static_cast<int>(text.size()));
         if (failed(env, len, -1)) return nullptr;
         moves.emplace_back(text.data());
     }
     return string_array(env, moves);
+}
+
+// {black, white, king, color} of a Hub position string.
+JNIEXPORT jlongArray JNICALL Java_egdb_Native_hubToPosition(JNIEnv* env, jclass, jstring hub) {
+    const std::string text = to_string(env, hub);
+    EgdbPosition p{};
+    int color = 0;
+    if (failed(env, egdb_hub_to_position(text.c_str(), &p, &color), -1)) return nullptr;
+    const std::array<jlong, 4> out{static_cast<jlong>(p.black), static_cast<jlong>(p.white), static_cast<jlong>(p.king),
+                                   color};
+    jlongArray result = env->NewLongArray(4);
+    if (result != nullptr) env->SetLongArrayRegion(result, 0, 4, out.data());
+    return result;
+}
+
+JNIEXPORT jstring JNICALL Java_egdb_Native_positionToHub(JNIEnv* env, jclass, jlong black, jlong white, jlong king,
+                                                         jint color) {
+    const EgdbPosition p = position(black, white, king);
+    std::array<char, EGDB_HUBLEN> hub{};
+    if (failed(env, egdb_position_to_hub(&p, color, hub.data()), -1)) return nullptr;
+    return env->NewStringUTF(hub.data());
+}
+
+// The position after a move in PDN or Hub notation, as long[3] (egdb_parse_move).
+JNIEXPORT jlongArray JNICALL Java_egdb_Native_parseMove(JNIEnv* env, jclass, jlong black, jlong white, jlong king,
+                                                        jint color, jstring move) {
+    const EgdbPosition p = position(black, white, king);
+    const std::string text = to_string(env, move);
+    EgdbPosition after{};
+    if (failed(env, egdb_parse_move(&p, color, text.c_str(), &after), -1)) return nullptr;
+    return boards_array(env, &after, 1);
 }
 
 JNIEXPORT jboolean JNICALL Java_egdb_Native_isCapture(JNIEnv*, jclass, jlong black, jlong white, jlong king,

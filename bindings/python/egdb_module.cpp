@@ -94,23 +94,56 @@ std::string position_to_fen(std::uint64_t black, std::uint64_t white, std::uint6
     return std::string(fen.data(), static_cast<std::size_t>(n));
 }
 
-// Legal moves as (PDN, black, white, king) of the position after the move, in generator order:
-// one call instead of get_movelist plus one move_string per move from Python.
-std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t, std::uint64_t>> legal_moves(
-    std::uint64_t black, std::uint64_t white, std::uint64_t king, int color) {
+std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, int> hub_to_position(const std::string& hub) {
+    EgdbPosition p{};
+    int color = 0;
+    checked(egdb_hub_to_position(hub.c_str(), &p, &color), -1);
+    return {p.black, p.white, p.king, color};
+}
+
+std::string position_to_hub(std::uint64_t black, std::uint64_t white, std::uint64_t king, int color) {
+    const EgdbPosition p = make_position(black, white, king);
+    std::array<char, EGDB_HUBLEN> hub{};
+    const int n = checked(egdb_position_to_hub(&p, color, hub.data()), -1);
+    return std::string(hub.data(), static_cast<std::size_t>(n));
+}
+
+using LegalMove = std::tuple<std::string, std::string, std::uint64_t, std::uint64_t, std::uint64_t>;
+
+// Legal moves as (PDN, Hub, black, white, king) of the position after the move, in generator
+// order: one call instead of get_movelist plus two egdb_move_text per move from Python.
+std::vector<LegalMove> legal_moves(std::uint64_t black, std::uint64_t white, std::uint64_t king, int color) {
     const EgdbPosition p = make_position(black, white, king);
     std::array<EgdbPosition, EGDB_MAXMOVES> list{};
     const int n = checked(get_movelist(&p, color, list.data()), -1);
-    std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t, std::uint64_t>> moves;
+    std::vector<LegalMove> moves;
     moves.reserve(static_cast<std::size_t>(n));
-    std::array<char, 128> text{};
+    std::array<char, 128> pdn{};
+    std::array<char, 128> hub{};
     for (int i = 0; i < n; ++i) {
         const EgdbPosition& q = list[static_cast<std::size_t>(i)];
-        const int len = move_string(&p, &q, color, text.data());
-        moves.emplace_back(std::string(text.data(), static_cast<std::size_t>(len > 0 ? len : 0)), q.black, q.white,
-                           q.king);
+        const int pdn_length =
+            checked(egdb_move_text(&p, &q, color, EGDB_NOTATION_PDN, pdn.data(), static_cast<int>(pdn.size())), -1);
+        const int hub_length =
+            checked(egdb_move_text(&p, &q, color, EGDB_NOTATION_HUB, hub.data(), static_cast<int>(hub.size())), -1);
+        moves.emplace_back(std::string(pdn.data(), static_cast<std::size_t>(pdn_length)),
+                           std::string(hub.data(), static_cast<std::size_t>(hub_length)), q.black, q.white, q.king);
     }
     return moves;
+}
+
+// The position after a move written in PDN or Hub notation (egdb_parse_move).
+Boards parse_move(std::uint64_t black, std::uint64_t white, std::uint64_t king, int color, const std::string& move) {
+    const EgdbPosition p = make_position(black, white, king);
+    EgdbPosition after{};
+    checked(egdb_parse_move(&p, color, move.c_str(), &after), -1);
+    return boards_of(after);
+}
+
+int signed_wdl(int value) {
+    const int wdl = egdb_wdl(value);
+    if (wdl < -1) raise_error(wdl, -1);
+    return wdl;
 }
 
 bool has_capture(std::uint64_t black, std::uint64_t white, std::uint64_t king, int color) {
@@ -374,6 +407,11 @@ PYBIND11_MODULE(_egdb, m) {
 
     m.def("fen_to_position", &fen_to_position, py::arg("fen"));
     m.def("position_to_fen", &position_to_fen, py::arg("black"), py::arg("white"), py::arg("king"), py::arg("color"));
+    m.def("hub_to_position", &hub_to_position, py::arg("hub"));
+    m.def("position_to_hub", &position_to_hub, py::arg("black"), py::arg("white"), py::arg("king"), py::arg("color"));
+    m.def("parse_move", &parse_move, py::arg("black"), py::arg("white"), py::arg("king"), py::arg("color"),
+          py::arg("move"));
+    m.def("wdl", &signed_wdl, py::arg("value"));
     m.def("legal_moves", &legal_moves, py::arg("black"), py::arg("white"), py::arg("king"), py::arg("color"));
     m.def("is_capture", &has_capture, py::arg("black"), py::arg("white"), py::arg("king"), py::arg("color"));
     m.def("slice_size", &slice_size, py::arg("nbm"), py::arg("nbk"), py::arg("nwm"), py::arg("nwk"));

@@ -1,44 +1,19 @@
 // FEN parsing and writing (kingsrow-format.md 13.6). The grammar accepted here is documented in
 // fen.hpp; this file is a small recursive-descent parser over byte offsets, so every error can
 // name the exact token and where it starts in the caller's text.
+//
+// The Lidraughts dialect (`:H<n>:F<n>` after the lists, ghost pieces `G`/`P`) follows the
+// comment and the writer of Lidraughts' scaladraughts format/Forsyth.scala, which emits
+// `W:W31,...,50:B1,...,20:H0:F1`.
 #include "core/notation/fen.hpp"
+
+#include <cstdint>
 
 namespace egdb {
 namespace {
 
-constexpr bool is_space(char c) noexcept {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
 constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr char to_upper(char c) noexcept { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
-
-// A token as it appears in a message: printable ASCII as is, anything else escaped, so a tab or
-// a stray control byte in the input is visible rather than silently misleading.
-std::string quoted(std::string_view token) {
-    constexpr std::string_view kHex = "0123456789abcdef";
-    std::string out = "\"";
-    for (const char c : token) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (u < 0x20 || u >= 0x7f) {
-            out += "\\x";
-            out += kHex[u >> 4];
-            out += kHex[u & 0xF];
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
-    return out;
-}
 
 std::string_view colour_name(Color c) noexcept { return c == Color::White ? "white" : "black"; }
 
@@ -50,9 +25,14 @@ public:
         locate_body();
         parse_side();
         for (;;) {
-            parse_list();
+            if (starts_suffix()) {
+                parse_suffix();
+            } else {
+                if (suffix_seen_ != Suffix::None) reject_after_suffix();
+                parse_list();
+            }
             if (pos_ == end_) break;
-            ++pos_;  // parse_list stops only at the end or at the ':' before the next list
+            ++pos_;  // each field stops only at the end or at the ':' before the next field
         }
         return result_;
     }
@@ -61,12 +41,7 @@ private:
     // Throws a FenError for the token text_[begin, end).
     [[noreturn]] void fail(std::string_view problem, std::size_t begin, std::size_t end) const {
         const std::string_view token = text_.substr(begin, end - begin);
-        std::string message(problem);
-        message += " in token ";
-        message += quoted(token);
-        message += " at byte ";
-        message += std::to_string(begin);
-        throw FenError(message, std::string(token), begin);
+        throw FenError(token_message(problem, token, begin), std::string(token), begin);
     }
 
     // The end of the item or list starting at `from`: the next ',' or ':' (or the end of the body).
@@ -76,25 +51,95 @@ private:
         return i;
     }
 
-    // Narrows [pos_, end_) to the FEN itself: surrounding whitespace, the optional enclosing
-    // quotes of a PDN tag value and the optional final period are not part of it.
+    void skip_space_inside() noexcept {
+        while (pos_ < end_ && is_notation_space(text_[pos_])) ++pos_;
+        while (end_ > pos_ && is_notation_space(text_[end_ - 1])) --end_;
+    }
+
+    // Narrows [pos_, end_) to the FEN itself: surrounding whitespace, the optional PDN tag
+    // `[FEN "..."]` around it, the optional enclosing quotes of a tag value and the optional
+    // final period are not part of it.
     void locate_body() {
-        while (pos_ < end_ && is_space(text_[pos_])) ++pos_;
-        while (end_ > pos_ && is_space(text_[end_ - 1])) --end_;
+        skip_space_inside();
         if (pos_ == end_) throw FenError("empty FEN", std::string(), 0);
+        if (text_[pos_] == '[') {
+            unwrap_pdn_tag();
+        } else if (text_[end_ - 1] == ']') {
+            fail("closing ']' without an opening '['", end_ - 1, end_);
+        }
         if (text_[pos_] == '"') {
             if (end_ - pos_ < 2 || text_[end_ - 1] != '"') fail("opening '\"' without a closing '\"'", pos_, pos_ + 1);
             const std::size_t open = pos_;
             const std::size_t close = end_ - 1;
             ++pos_;
             --end_;
-            while (pos_ < end_ && is_space(text_[pos_])) ++pos_;
-            while (end_ > pos_ && is_space(text_[end_ - 1])) --end_;
+            while (pos_ < end_ && is_notation_space(text_[pos_])) ++pos_;
+            while (end_ > pos_ && is_notation_space(text_[end_ - 1])) --end_;
             if (pos_ == end_) fail("empty FEN inside the quotes", open, close + 1);
         } else if (text_[end_ - 1] == '"') {
             fail("closing '\"' without an opening '\"'", end_ - 1, end_);
         }
         if (text_[end_ - 1] == '.') --end_;
+    }
+
+    // `[FEN "..."]` (the PDN setup tag, as py-draughts' Board.fen returns it): leaves [pos_,
+    // end_) on the quoted value, quotes included, for locate_body to unquote.
+    void unwrap_pdn_tag() {
+        const std::size_t open = pos_;
+        if (text_[end_ - 1] != ']') fail("'[' without a closing ']'", open, open + 1);
+        const std::size_t close = end_ - 1;
+        ++pos_;
+        --end_;
+        skip_space_inside();
+        const std::size_t name = pos_;
+        while (pos_ < end_ && text_[pos_] != '"' && !is_notation_space(text_[pos_])) ++pos_;
+        if (text_.substr(name, pos_ - name) != "FEN") {
+            fail(name == pos_ ? "a PDN tag needs a name: [FEN \"...\"]"
+                              : "the only PDN tag holding a position is [FEN \"...\"]",
+                 name == pos_ ? open : name, name == pos_ ? close + 1 : pos_);
+        }
+        while (pos_ < end_ && is_notation_space(text_[pos_])) ++pos_;
+        if (pos_ == end_ || text_[pos_] != '"' || end_ - pos_ < 2 || text_[end_ - 1] != '"') {
+            fail("the value of a PDN tag is a string in double quotes: [FEN \"...\"]", open, close + 1);
+        }
+    }
+
+    enum class Suffix : std::uint8_t { None, HalfmoveClock, FullmoveNumber };
+
+    // A field after a suffix that is not one: Lidraughts writes the lists first.
+    [[noreturn]] void reject_after_suffix() const {
+        if (pos_ == end_ || text_[pos_] == ':') {
+            fail("expected :H<n> or :F<n> after ':'", pos_ - 1, pos_ == end_ ? pos_ : pos_ + 1);
+        }
+        const char c = to_upper(text_[pos_]);
+        fail(c == 'W' || c == 'B' ? "piece lists must come before the Lidraughts suffixes :H and :F"
+                                  : "only the suffixes :H<n> and :F<n> may follow a Lidraughts suffix",
+             pos_, token_end(pos_));
+    }
+
+    // Whether the field at pos_ is a Lidraughts suffix, `H<digits>` or `F<digits>` (no colour
+    // letter of a piece list is H or F, so the first letter decides).
+    bool starts_suffix() const noexcept {
+        if (pos_ == end_) return false;
+        const char c = to_upper(text_[pos_]);
+        return c == 'H' || c == 'F';
+    }
+
+    // One Lidraughts suffix (fen.hpp): validated and ignored. H before F, each at most once.
+    void parse_suffix() {
+        const std::size_t start = pos_;
+        const std::size_t stop = token_end(start);
+        const Suffix kind = to_upper(text_[pos_]) == 'H' ? Suffix::HalfmoveClock : Suffix::FullmoveNumber;
+        const char* what = kind == Suffix::HalfmoveClock ? "the halfmove clock :H" : "the fullmove number :F";
+        if (kind == suffix_seen_) fail(std::string(what) + " is given twice", start, stop);
+        if (kind == Suffix::HalfmoveClock && suffix_seen_ == Suffix::FullmoveNumber) {
+            fail("the halfmove clock :H comes before the fullmove number :F", start, stop);
+        }
+        ++pos_;
+        if (pos_ == stop) fail(std::string(what) + " needs a number", start, stop);
+        while (pos_ < stop && is_digit(text_[pos_])) ++pos_;
+        if (pos_ != stop) unexpected(start, stop, std::string(what) + " is a number of digits only");
+        suffix_seen_ = kind;
     }
 
     void parse_side() {
@@ -144,7 +189,15 @@ private:
             // Nothing between two separators (`,,` or `,:`) or a dangling ',' at the end.
             fail("expected a square number", start - 1, pos_ == end_ ? pos_ : pos_ + 1);
         }
-        const bool king = to_upper(text_[pos_]) == 'K';
+        const char prefix = to_upper(text_[pos_]);
+        if (prefix == 'G' || prefix == 'P') {
+            // Lidraughts marks a piece already jumped in a capture still under way as a ghost
+            // (G man, P king); such a position is between two plies and has no value.
+            fail("a ghost piece (Lidraughts G/P: captured in a capture still under way) cannot be part of a "
+                 "position to probe",
+                 start, stop);
+        }
+        const bool king = prefix == 'K';
         if (king) ++pos_;
         const int first =
             parse_square(start, stop, king ? "expected a square number after 'K'" : "expected a square number");
@@ -181,10 +234,10 @@ private:
     [[noreturn]] void unexpected(std::size_t start, std::size_t stop, std::string_view expectation) const {
         if (pos_ == stop) fail(expectation, start, stop);
         const char c = text_[pos_];
-        if (is_space(c)) fail("whitespace is not allowed inside a FEN", start, stop);
+        if (is_notation_space(c)) fail("whitespace is not allowed inside a FEN", start, stop);
         std::string problem(expectation);
         problem += ", found ";
-        problem += quoted(std::string_view(&text_[pos_], 1));
+        problem += quoted_token(std::string_view(&text_[pos_], 1));
         fail(problem, start, stop);
     }
 
@@ -219,6 +272,7 @@ private:
     std::size_t end_;
     bool seen_white_ = false;
     bool seen_black_ = false;
+    Suffix suffix_seen_ = Suffix::None;
     FenPosition result_{};
 };
 

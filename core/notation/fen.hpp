@@ -1,5 +1,7 @@
 // FEN notation for international draughts positions (kingsrow-format.md 13.6), as used by
-// Kingsrow and in the PDN `[FEN "..."]` tag: `W:W31-50:B1-20`, `B:WK3,K9,49:B2,7,13,37`.
+// Kingsrow and in the PDN `[FEN "..."]` tag: `W:W31-50:B1-20`, `B:WK3,K9,49:B2,7,13,37`; also the
+// dialects other draughts software writes: Lidraughts' clock suffixes `W:W31-50:B1-20:H0:F1` and
+// the whole PDN tag `[FEN "W:W31-50:B1-20"]` (py-draughts' Board.fen).
 //
 // The parser accepts everything upstream's canonical writer and common PDN files produce, but,
 // unlike upstream (which stops silently at the first character it does not understand and does
@@ -7,15 +9,12 @@
 // token and its byte offset, so a typo never yields a silently different position.
 #pragma once
 
-#include <cstddef>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "core/board/position.hpp"
-#include "core/util/error.hpp"
+#include "core/notation/notation_error.hpp"
 
 namespace egdb {
 
@@ -29,34 +28,37 @@ struct FenPosition {
     friend constexpr bool operator==(const FenPosition&, const FenPosition&) = default;
 };
 
-// A malformed FEN. what() is a complete human-readable message naming the token, for example
-// `square 51 out of range 1..50 in token "51" at byte 5`; token() and offset() give the token
-// (empty for an empty input) and the byte offset in the text passed to parse_fen where it starts.
-class FenError : public ErrorOf<std::invalid_argument, ErrorKind::InvalidNotation> {
+// A malformed FEN (see NotationError: the message names the token and its byte offset in the
+// text passed to parse_fen).
+class FenError : public NotationError {
 public:
-    FenError(const std::string& message, std::string token, std::size_t offset)
-        : ErrorOf(message), token_(std::move(token)), offset_(offset) {}
-
-    const std::string& token() const noexcept { return token_; }
-    std::size_t offset() const noexcept { return offset_; }
-
-private:
-    std::string token_;
-    std::size_t offset_;
+    using NotationError::NotationError;
 };
 
 // Parses a FEN. Accepted (everything else is a FenError):
 //   * whitespace around the whole FEN, and the whole FEN optionally enclosed in double quotes
 //     (whitespace may also stand just inside the quotes);
+//   * the whole FEN optionally given as the PDN tag that carries it, `[FEN "..."]`, with
+//     whitespace allowed after `[`, around the value and before `]`, as a PDN reader allows it;
+//     the tag name is `FEN` exactly and its value must be quoted;
 //   * the side to move, `W` or `B` in either case, immediately followed by `:`;
 //   * at most one list per colour, separated by `:`, each a colour letter (either case) followed
-//     by comma-separated items; a missing or empty list (`B:W:B`) means no pieces of that colour;
+//     by comma-separated items in any order; a missing or empty list (`B:W:B`) means no pieces of
+//     that colour;
 //   * an item is a square `n`, a king `Kn` (or `kn`), a range `a-b` of men or `Ka-b` of kings,
 //     with 1 <= a <= b <= 50;
-//   * an optional `.` right after the last list (as some PDN files write it).
+//   * after the lists, Lidraughts' suffixes `:H<digits>` and then `:F<digits>` (either may be
+//     left out, neither given twice; letters in either case). Lidraughts' Forsyth.scala defines
+//     H as the halfmove clock, the plies since a draw-by-material-count combination appeared
+//     (for claiming the draw of the 16/5-move rules), and F as the fullmove number, starting at
+//     1 and incremented after Black's move. Neither changes the game-theoretic value of a
+//     position with best play from now on, so both are read and ignored;
+//   * an optional `.` right after the last field (as some PDN files write it).
 // Rejected: a square out of range or given twice, a man on its own promotion row (black 46-50,
-// white 1-5), more than kMaxFenPiecesPerSide pieces of one colour, whitespace inside the FEN, and
-// any other character where the grammar does not allow it.
+// white 1-5), more than kMaxFenPiecesPerSide pieces of one colour, Lidraughts' ghost pieces
+// (`G`/`P` items: pieces already jumped in an unfinished capture, which no database position
+// has), a piece list after the suffixes, whitespace inside the FEN, and any other character
+// where the grammar does not allow it.
 FenPosition parse_fen(std::string_view text);
 
 // The same without exceptions: nullopt on error, with the FenError message in *error when given.

@@ -9,6 +9,10 @@ Open a database and probe it::
         print(db.probe_wld("W:W28:BK26"))      # Value.LOSS
         print(db.probe_dtw("W:W28:BK26"))      # 6 plies
         print(db.pv("W:W28:BK26"))             # ['28-23', '26-31', ...]
+        print(db.probe_wdl("W:W28:BK26"))      # -1: signed, as python-chess (+1 win, -1 loss)
+
+Probes also take Hub position strings and any board with a ``fen`` attribute or ``fen()``
+method (pydraughts' and py-draughts' ``draughts.Board``, dame-rs's ``dame.Board``).
 
 Everything here calls the C library of egdb through its flat interface (``egdb.h``).
 """
@@ -27,7 +31,7 @@ from .database import (
     open,
     version,
 )
-from .position import Color, Move, Position, PositionLike, Slice, slice_size
+from .position import Color, HasFenAttribute, HasFenMethod, Move, Position, PositionLike, Slice, slice_size
 
 __version__ = "0.1.0"
 
@@ -39,6 +43,8 @@ __all__ = [
     "DatabaseType",
     "EgdbError",
     "FenError",
+    "HasFenAttribute",
+    "HasFenMethod",
     "MissingTableError",
     "Move",
     "MoveDistance",

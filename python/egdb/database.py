@@ -25,7 +25,12 @@ StrPath = Union[str, "os.PathLike[str]"]
 
 class Value(enum.IntEnum):
     """A game-theoretic value for the side to move. The numbers are the Kingsrow codes
-    (``EGDB_WIN``, ``EGDB_LOSS``, ``EGDB_DRAW``), also used by the batch probes' arrays."""
+    (``EGDB_WIN``, ``EGDB_LOSS``, ``EGDB_DRAW``), also used by the batch probes' arrays.
+
+    Careful when porting python-chess code: there ``probe_wdl() > 0`` means a win, while here
+    ``LOSS`` is 2. Use :attr:`wdl` (+1 win, 0 draw, -1 loss), :meth:`Database.probe_wdl` or
+    :meth:`Database.probe_wdl_batch` for signed values.
+    """
 
     WIN = 1
     LOSS = 2
@@ -35,8 +40,17 @@ class Value(enum.IntEnum):
         """The value for the other side."""
         return {Value.WIN: Value.LOSS, Value.LOSS: Value.WIN, Value.DRAW: Value.DRAW}[self]
 
+    @property
+    def wdl(self) -> int:
+        """The signed value, python-chess's convention: +1 win, 0 draw, -1 loss for the side to
+        move (``egdb_wdl``)."""
+        return _WDL[self]
+
     def __str__(self) -> str:
         return self.name.lower()
+
+
+_WDL = {Value.WIN: 1, Value.DRAW: 0, Value.LOSS: -1}
 
 
 class DatabaseType(enum.IntEnum):
@@ -56,14 +70,21 @@ class Probe:
     """Everything one probe tells about a position, for the side to move.
 
     ``dtw`` and ``mtc`` are plies (to the end of the game, to the next conversion), ``None`` for
-    draws and when the database does not hold that kind of data. ``best_move`` is ``None`` when
-    there is no legal move.
+    draws and when the database does not hold that kind of data. ``best_move`` (PDN) and
+    ``best_move_hub`` (Hub notation, every captured square listed) are ``None`` when there is no
+    legal move.
     """
 
     wld: Value
     dtw: Optional[int]
     mtc: Optional[int]
     best_move: Optional[str]
+    best_move_hub: Optional[str] = None
+
+    @property
+    def wdl(self) -> int:
+        """:attr:`Value.wdl` of :attr:`wld`: +1 win, 0 draw, -1 loss for the side to move."""
+        return self.wld.wdl
 
 
 @dataclass(frozen=True)
@@ -72,13 +93,20 @@ class MoveDistance:
 
     ``wld`` is the value for the player making the move once it is played; ``distance`` is in
     plies (DTW: to the end of the game, counting this move; MTC: the successor's moves to
-    conversion), ``None`` for moves that draw.
+    conversion), ``None`` for moves that draw. ``move`` is PDN, ``hub`` the same move in Hub
+    notation.
     """
 
     move: str
     distance: Optional[int]
     wld: Value
     position: Position
+    hub: str = ""
+
+    @property
+    def wdl(self) -> int:
+        """:attr:`Value.wdl` of :attr:`wld`, for the player making the move."""
+        return self.wld.wdl
 
 
 @dataclass(frozen=True)
@@ -113,7 +141,10 @@ class Database:
     thread-safe and releases the GIL while the C library works, so several Python threads probe
     in parallel.
 
-    Probes take a :class:`Position` or a FEN string. The ``probe_*`` methods raise
+    Probes take a :class:`Position`, a FEN string (any dialect :meth:`Position.from_fen`
+    reads) or a Hub position string, or a board of another package: anything with a ``fen``
+    attribute or ``fen()`` method (pydraughts and py-draughts ``draughts.Board``, dame-rs
+    ``dame.Board``). The ``probe_*`` methods raise
     :class:`MissingTableError` when the database cannot answer (too many pieces, a missing slice,
     no data of the kind asked for); the ``get_*`` methods return a default instead.
     """
@@ -183,16 +214,19 @@ class Database:
         """The win/loss/draw value for the side to move, exact for every position with at most
         :attr:`max_pieces` pieces (captures and positions the format leaves out are resolved by
         search)."""
-        if isinstance(position, str):
-            return Value(_egdb.lookup_fen_with_search(self._h(), position))
         p = as_position(position)
         return Value(_egdb.lookup_with_search(self._h(), p.black, p.white, p.king, p.turn))
 
+    def probe_wdl(self, position: PositionLike) -> int:
+        """The signed value for the side to move, as python-chess's ``probe_wdl``: +1 win,
+        0 draw, -1 loss (:meth:`probe_wld` gives the :class:`Value`)."""
+        return self.probe_wld(position).wdl
+
     def probe(self, position: PositionLike) -> Probe:
-        """WLD, DTW, MTC and the best move in one call (``egdb_probe``)."""
+        """WLD, DTW, MTC and the best move (PDN and Hub) in one call (``egdb_probe``)."""
         p = as_position(position)
         wld, dtw, mtc, best = _egdb.probe(self._h(), p.black, p.white, p.king, p.turn)
-        return Probe(Value(wld), _optional(dtw), _optional(mtc), best or None)
+        return Probe(Value(wld), _optional(dtw), _optional(mtc), best or None, _hub_of(p, best) if best else None)
 
     def probe_dtw(self, position: PositionLike) -> Optional[int]:
         """Distance to win: plies to the end of the game with best play, counted for the side to
@@ -226,6 +260,10 @@ class Database:
         """:meth:`probe_wld`, or ``default`` when the database cannot answer."""
         return self._get(self.probe_wld, position, default)
 
+    def get_wdl(self, position: PositionLike, default: T = None) -> Union[int, T]:  # type: ignore[assignment]
+        """:meth:`probe_wdl`, or ``default`` when the database cannot answer."""
+        return self._get(self.probe_wdl, position, default)
+
     def get_dtw(self, position: PositionLike, default: T = None) -> Union[int, None, T]:  # type: ignore[assignment]
         """:meth:`probe_dtw`, or ``default`` when the database cannot answer."""
         return self._get(self.probe_dtw, position, default)
@@ -250,18 +288,30 @@ class Database:
         """
         p = as_position(position)
         nxt = p.turn.opponent
-        return [
-            MoveDistance(move, _optional(distance), Value(wld), Position(b, w, k, nxt))
-            for move, distance, wld, b, w, k in _egdb.best_moves(self._h(), p.fen(), _distance_kind(kind))
-        ]
+        hub = {m.position: m.hub for m in reversed(p.moves())}  # the first move to a position wins
+        result = []
+        for move, distance, wld, b, w, k in _egdb.best_moves(self._h(), p.fen(), _distance_kind(kind)):
+            after = Position(b, w, k, nxt)
+            result.append(MoveDistance(move, _optional(distance), Value(wld), after, hub[after]))
+        return result
 
-    def pv(self, position: PositionLike) -> list[str]:
-        """The principal variation to the end of the game (DTW), as PDN moves.
+    def pv(self, position: PositionLike, *, notation: str = "pdn") -> list[str]:
+        """The principal variation to the end of the game (DTW), as PDN moves, or with
+        ``notation="hub"`` as Hub moves (every captured square listed, as engines print it).
 
         Raises :class:`MissingTableError` for a draw or without DTW data.
         """
-        text = _egdb.pv(self._h(), as_position(position).fen())
-        return text.split()
+        if notation not in ("pdn", "hub"):
+            raise ValueError(f"notation must be 'pdn' or 'hub', not {notation!r}")
+        p = as_position(position)
+        moves = _egdb.pv(self._h(), p.fen()).split()
+        if notation == "pdn":
+            return moves
+        hub_moves = []
+        for move in moves:
+            hub_moves.append(_hub_of(p, move))
+            p = p.play(move)
+        return hub_moves
 
     def is_sharp_win(self, position: PositionLike) -> Optional[Position]:
         """The position after the only winning move when the side to move wins and exactly one
@@ -311,6 +361,27 @@ class Database:
             results[bad] = default
         return results
 
+    def probe_wdl_batch(
+        self,
+        positions: npt.ArrayLike | Iterable[PositionLike],
+        colors: npt.ArrayLike | Color | int | None = None,
+        *,
+        default: Optional[int] = None,
+    ) -> npt.NDArray[np.int8]:
+        """:meth:`probe_wld_batch` with signed values: an ``int8`` array of +1 (win), 0 (draw),
+        -1 (loss) for the side to move. ``default`` (for positions the database cannot answer)
+        must then be a value outside -1..1 to stay recognisable, e.g. -2."""
+        if default is not None and not -128 <= default <= 127:
+            raise ValueError(f"default must fit an int8, not {default}")
+        # -1 is no Kingsrow code, so it marks the positions that got the default.
+        codes = self.probe_wld_batch(positions, colors, default=None if default is None else -1)
+        signed = np.zeros(codes.shape, dtype=np.int8)
+        signed[codes == Value.WIN] = 1
+        signed[codes == Value.LOSS] = -1
+        if default is not None:
+            signed[codes == -1] = default
+        return signed
+
     # --- maintenance ------------------------------------------------------------------------
 
     def stats(self) -> Stats:
@@ -327,6 +398,15 @@ class Database:
             raise DatabaseError(f"{problems} problem(s) in {self._directory}:\n{details}")
 
 
+def _hub_of(position: Position, move: str) -> str:
+    """The Hub form of a legal move given in PDN: the move leading to the same position."""
+    after = position.play(move)
+    for m in position.moves():
+        if m.position == after:
+            return m.hub
+    raise AssertionError(f"{move} is legal in {position.fen()} but not in its move list")  # pragma: no cover
+
+
 def _batch_arrays(
     positions: npt.ArrayLike | Iterable[PositionLike], colors: npt.ArrayLike | Color | int | None
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
@@ -334,7 +414,7 @@ def _batch_arrays(
         boards = np.ascontiguousarray(positions, dtype=np.uint64)
     else:
         items = list(positions)  # type: ignore[arg-type]
-        if items and isinstance(items[0], (Position, str)):
+        if items and (isinstance(items[0], (Position, str)) or hasattr(items[0], "fen")):
             parsed = [as_position(x) for x in items]  # type: ignore[arg-type]
             boards = np.array([p.boards() for p in parsed], dtype=np.uint64).reshape(-1, 3)
             if colors is None:

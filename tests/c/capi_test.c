@@ -71,6 +71,50 @@ static void test_stateless(void) {
     CHECK(p.black == 0 && p.white == 0 && p.king == 0);
 }
 
+/* The notations of other draughts software: FEN dialects, Hub positions and moves, signed WDL. */
+static void test_notations(void) {
+    EgdbPosition start, p, after, expected;
+    int color = -1;
+    char hub[EGDB_HUBLEN], move[128], tiny[4];
+    static const char *start_hub = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww"; /* protocol.txt */
+
+    CHECK(fentoposition("W:W31-50:B1-20", &start, &color) == 0);
+    CHECK(fentoposition("W:W31-50:B1-20:H0:F1", &p, &color) == 0 && memcmp(&p, &start, sizeof p) == 0);
+    CHECK(fentoposition("[FEN \"W:W31-50:B1-20\"]", &p, &color) == 0 && memcmp(&p, &start, sizeof p) == 0);
+    CHECK(fentoposition("W:W31-50:B1-20:H0:Fx", &p, &color) == EGDB_FEN_ERROR);
+    CHECK(strstr(egdb_last_error(-1), "\"Fx\" at byte 18") != NULL);
+
+    CHECK(egdb_position_to_hub(&start, EGDB_WHITE, hub) == 51 && strcmp(hub, start_hub) == 0);
+    color = -1;
+    CHECK(egdb_hub_to_position(start_hub, &p, &color) == 0 && color == EGDB_WHITE);
+    CHECK(memcmp(&p, &start, sizeof p) == 0);
+    CHECK(egdb_hub_to_position("wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww", &p, &color) == EGDB_FEN_ERROR);
+    CHECK(strstr(egdb_last_error(-1), "at byte 0") != NULL);
+    CHECK(egdb_hub_to_position(NULL, &p, &color) == EGDB_NULL_ARGUMENT);
+    CHECK(egdb_position_to_hub(&start, 3, hub) == EGDB_BAD_ARGUMENT);
+
+    /* protocol.txt's capture: after 32-28 19-23, 28x19x23. */
+    CHECK(fentoposition("W:W28,31,33-50:B1-18,20,23", &p, &color) == 0);
+    CHECK(fentoposition("B:W19,31,33-50:B1-18,20", &expected, &color) == 0);
+    CHECK(egdb_parse_move(&p, EGDB_WHITE, "28x19x23", &after) == 0 && memcmp(&after, &expected, sizeof after) == 0);
+    CHECK(egdb_parse_move(&p, EGDB_WHITE, "28x19", &after) == 0 && memcmp(&after, &expected, sizeof after) == 0);
+    CHECK(egdb_move_text(&p, &expected, EGDB_WHITE, EGDB_NOTATION_HUB, move, sizeof move) == 8);
+    CHECK(strcmp(move, "28x19x23") == 0);
+    CHECK(egdb_move_text(&p, &expected, EGDB_WHITE, EGDB_NOTATION_PDN, move, sizeof move) == 5);
+    CHECK(strcmp(move, "28x19") == 0);
+    CHECK(egdb_move_text(&p, &p, EGDB_WHITE, EGDB_NOTATION_HUB, move, sizeof move) == 0 && move[0] == '\0');
+    CHECK(egdb_move_text(&p, &expected, EGDB_WHITE, EGDB_NOTATION_HUB, tiny, sizeof tiny) == EGDB_BUFFER_TOO_SMALL);
+    CHECK(egdb_move_text(&p, &expected, EGDB_WHITE, 2, move, sizeof move) == EGDB_BAD_ARGUMENT);
+    CHECK(egdb_parse_move(&p, EGDB_WHITE, "28x19x24", &after) == EGDB_FEN_ERROR);
+    CHECK(strstr(egdb_last_error(-1), "legal moves for White: 28x19x23") != NULL);
+    CHECK(egdb_parse_move(&p, EGDB_WHITE, "28x19x51", &after) == EGDB_FEN_ERROR);
+    CHECK(strstr(egdb_last_error(-1), "\"51\" at byte 6") != NULL);
+    CHECK(egdb_parse_move(&p, EGDB_WHITE, NULL, &after) == EGDB_NULL_ARGUMENT);
+
+    CHECK(egdb_wdl(EGDB_WIN) == 1 && egdb_wdl(EGDB_DRAW) == 0 && egdb_wdl(EGDB_LOSS) == -1);
+    CHECK(egdb_wdl(EGDB_UNKNOWN) == EGDB_BAD_ARGUMENT && egdb_wdl(EGDB_WIN_OR_DRAW) == EGDB_BAD_ARGUMENT);
+}
+
 static void test_database(const char *dir, const char *oracle) {
     int handle, type = -1, pieces = -1, n, i, checked = 0;
     EgdbPosition p, sharp;
@@ -188,6 +232,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     test_stateless();
+    test_notations();
     test_database(argv[1], argc > 2 ? argv[2] : NULL);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

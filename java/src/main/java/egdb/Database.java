@@ -96,12 +96,34 @@ public final class Database implements AutoCloseable {
         return probeWld(Position.fromFen(fen));
     }
 
-    /** Value, DTW, MTC and best move in one call. */
+    /** The signed value for the side to move: +1 win, 0 draw, -1 loss (python-chess's probe_wdl). */
+    public int probeWdl(Position p) {
+        return probeWld(p).wdl();
+    }
+
+    /** {@link #probeWdl(Position)} of a FEN. */
+    public int probeWdl(String fen) {
+        return probeWdl(Position.fromFen(fen));
+    }
+
+    /** Value, DTW, MTC and best move (PDN and Hub) in one call. */
     public Probe probe(Position p) {
         int[] values = new int[3];
         String best = Native.probe(h(), p.black(), p.white(), p.king(), p.turn().code(), values);
-        return new Probe(Value.of(values[0]), optional(values[1]), optional(values[2]),
-                best.isEmpty() ? Optional.empty() : Optional.of(best));
+        if (best.isEmpty()) {
+            return new Probe(Value.of(values[0]), optional(values[1]), optional(values[2]), Optional.empty(),
+                    Optional.empty());
+        }
+        return new Probe(Value.of(values[0]), optional(values[1]), optional(values[2]), Optional.of(best),
+                Optional.of(hubOf(p, p.play(best))));
+    }
+
+    /** The Hub string of the first legal move from {@code p} to {@code after}. */
+    private static String hubOf(Position p, Position after) {
+        for (Move m : p.moves()) {
+            if (m.position().equals(after)) return m.hub();
+        }
+        throw new IllegalStateException(after + " does not follow " + p);
     }
 
     /**
@@ -136,9 +158,11 @@ public final class Database implements AutoCloseable {
         long[] boards = new long[3 * MAX_MOVES];
         String[] moves = Native.bestMoves(h(), p.toFen(), kind.ordinal(), numbers, boards);
         List<MoveDistance> out = new ArrayList<>(moves.length);
+        List<Move> legal = p.moves();
         for (int i = 0; i < moves.length; i++) {
             Position after = new Position(boards[3 * i], boards[3 * i + 1], boards[3 * i + 2], p.turn().opponent());
-            out.add(new MoveDistance(moves[i], optional(numbers[2 * i]), Value.of(numbers[2 * i + 1]), after));
+            String hub = legal.stream().filter(m -> m.position().equals(after)).findFirst().orElseThrow().hub();
+            out.add(new MoveDistance(moves[i], optional(numbers[2 * i]), Value.of(numbers[2 * i + 1]), after, hub));
         }
         return out;
     }

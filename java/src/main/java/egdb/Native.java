@@ -27,7 +27,16 @@ final class Native {
 
     static native long[] successors(long black, long white, long king, int color);
 
-    static native String[] moveStrings(long black, long white, long king, int color, long[] successors);
+    static final int NOTATION_PDN = 0;
+    static final int NOTATION_HUB = 1;
+
+    static native String[] moveStrings(long black, long white, long king, int color, long[] successors, int notation);
+
+    static native long[] hubToPosition(String hub);
+
+    static native String positionToHub(long black, long white, long king, int color);
+
+    static native long[] parseMove(long black, long white, long king, int color, String move);
 
     static native boolean isCapture(long black, long white, long king, int color);
 

@@ -29,10 +29,24 @@ public record Position(long black, long white, long king, Color turn) {
         return (square - 1) + (square - 1) / 10;
     }
 
-    /** Parses a FEN such as {@code "W:W31-50:B1-20"}; {@link FenException} if malformed. */
+    /**
+     * Parses a FEN such as {@code "W:W31-50:B1-20"}; {@link FenException} (naming the offending
+     * token) if malformed. Also accepted: Lidraughts' suffixes {@code "W:W31-50:B1-20:H0:F1"}
+     * (halfmove clock and fullmove number, ignored) and the PDN tag {@code [FEN "..."]}.
+     */
     public static Position fromFen(String fen) {
         if (fen == null) throw new IllegalArgumentException("fen is null");
         long[] p = Native.fenToPosition(fen);
+        return new Position(p[0], p[1], p[2], Color.of(p[3]));
+    }
+
+    /**
+     * Parses a Hub protocol position (Scan's protocol.txt): the side to move {@code W} or {@code
+     * B}, then one of {@code w b W B e} per square 1..50; {@link FenException} if malformed.
+     */
+    public static Position fromHub(String hub) {
+        if (hub == null) throw new IllegalArgumentException("hub is null");
+        long[] p = Native.hubToPosition(hub);
         return new Position(p[0], p[1], p[2], Color.of(p[3]));
     }
 
@@ -47,6 +61,11 @@ public record Position(long black, long white, long king, Color turn) {
         return Native.positionToFen(black, white, king, turn.code());
     }
 
+    /** The Hub protocol position string (51 characters). */
+    public String toHub() {
+        return Native.positionToHub(black, white, king, turn.code());
+    }
+
     @Override
     public String toString() {
         return toFen();
@@ -55,10 +74,12 @@ public record Position(long black, long white, long king, Color turn) {
     /** The legal moves in the Kingsrow generator's order, with the positions after them. */
     public List<Move> moves() {
         long[] after = Native.successors(black, white, king, turn.code());
-        String[] pdn = Native.moveStrings(black, white, king, turn.code(), after);
+        String[] pdn = Native.moveStrings(black, white, king, turn.code(), after, Native.NOTATION_PDN);
+        String[] hub = Native.moveStrings(black, white, king, turn.code(), after, Native.NOTATION_HUB);
         List<Move> moves = new ArrayList<>(pdn.length);
         for (int i = 0; i < pdn.length; i++) {
-            moves.add(new Move(pdn[i], new Position(after[3 * i], after[3 * i + 1], after[3 * i + 2], turn.opponent())));
+            Position next = new Position(after[3 * i], after[3 * i + 1], after[3 * i + 2], turn.opponent());
+            moves.add(new Move(pdn[i], next, hub[i]));
         }
         return moves;
     }
@@ -68,17 +89,30 @@ public record Position(long black, long white, long king, Color turn) {
         return moves().stream().map(Move::pdn).toList();
     }
 
+    /** The legal moves as Hub strings. */
+    public List<String> hubMoves() {
+        return moves().stream().map(Move::hub).toList();
+    }
+
     /** The positions after each legal move ({@code get_movelist}). */
     public List<Position> successors() {
         return moves().stream().map(Move::position).toList();
     }
 
-    /** The position after the legal move {@code pdn}; {@link IllegalArgumentException} if illegal. */
-    public Position play(String pdn) {
-        for (Move m : moves()) {
-            if (m.pdn().equals(pdn)) return m.position();
+    /**
+     * The position after the legal move {@code move}, in PDN ({@code 32-28}, {@code 28x19}, a full
+     * path {@code 26x37x48}) or Hub notation ({@code 28x19x23}, captured squares in any order);
+     * {@link IllegalArgumentException}, with the C library's message naming the problem and
+     * listing the legal moves, if it is malformed or illegal.
+     */
+    public Position play(String move) {
+        if (move == null) throw new IllegalArgumentException("move is null");
+        try {
+            long[] p = Native.parseMove(black, white, king, turn.code(), move);
+            return new Position(p[0], p[1], p[2], turn.opponent());
+        } catch (FenException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
-        throw new IllegalArgumentException(pdn + " is not a legal move in " + toFen());
     }
 
     /** Whether the side to move must capture. */

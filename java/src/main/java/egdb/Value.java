@@ -17,6 +17,18 @@ public enum Value {
         return code;
     }
 
+    /**
+     * The signed value, python-chess's convention: +1 win, 0 draw, -1 loss for the side to move
+     * (the C helper {@code egdb_wdl}). Unlike {@link #code()}, {@code wdl() > 0} means a win.
+     */
+    public int wdl() {
+        return switch (this) {
+            case WIN -> 1;
+            case DRAW -> 0;
+            case LOSS -> -1;
+        };
+    }
+
     /** The value for the other side. */
     public Value negate() {
         return switch (this) {
