@@ -48,10 +48,13 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq -o Dpkg::Use-Pty=0 --no-install-recommends "${missing[@]}"
 fi
 venv="$(cd "$(dirname "$0")/.." && pwd)/build/venv"
-if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, numpy, pytest" 2>/dev/null; then
-  echo "setup: creating $venv (scikit-build-core, pybind11, numpy, pytest)"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.12" numpy pytest
+# pydraughts and dame-rs are test dependencies only: python/tests/test_draughts_packages.py checks
+# egdb's notations against these independent rules engines.
+if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, numpy, pytest, draughts, dame" 2>/dev/null; then
+  echo "setup: preparing $venv (scikit-build-core, pybind11, numpy, pytest, pydraughts, dame-rs)"
+  [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.12" numpy pytest \
+    pydraughts dame-rs
 else
   echo "setup: Python environment present"
 fi
