@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/slice_file_writer.hpp"
 #include "tests/scratch_dir.hpp"
@@ -168,3 +169,21 @@ TEST_F(NativeFormat, WriteErrorsAreClear) {
 
 }  // namespace
 }  // namespace egdb::native
+
+namespace egdb {
+namespace {
+
+TEST(NativeLayout, SliceFileNamesParseBackAndNothingElseParses) {
+    for (const SliceId s : {SliceId{0, 1, 0, 1}, SliceId{1, 2, 1, 2}, SliceId{5, 0, 0, 5}}) {
+        const auto parsed = native::parse_slice_file_name(native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk));
+        ASSERT_TRUE(parsed.has_value()) << s.to_string();
+        EXPECT_EQ(*parsed, s);
+    }
+    for (const char* name : {"slice-1212.egdb.tmp", "slice-121.egdb", "slice-12122.egdb", "slice-12a2.egdb", "Slice-1212.egdb",
+                             "slice-1212.EGDB", "unit-1212-a003.egdbu", "", "slice-.egdb"}) {
+        EXPECT_FALSE(native::parse_slice_file_name(name).has_value()) << name;
+    }
+}
+
+}  // namespace
+}  // namespace egdb

@@ -5,9 +5,12 @@
 #include <filesystem>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/board/position.hpp"
+#include "core/index/slice.hpp"
 
 namespace egdb::native {
 
@@ -52,6 +55,10 @@ struct SectionDescriptor {
 
 // File name of a slice in a native database directory.
 std::string slice_file_name(int nbm, int nbk, int nwm, int nwk);
+
+// The slice a file name names, when it is exactly slice_file_name of one ("slice-1212.egdb");
+// nullopt for any other name.
+std::optional<SliceId> parse_slice_file_name(std::string_view name) noexcept;
 
 // Whether `directory` holds at least one native slice file (what makes it a native database).
 bool has_slice_files(const std::filesystem::path& directory);
