@@ -195,12 +195,23 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
         damaged.put('\x5a');
     }
     std::ofstream(again / "units" / "unit-2001-a003-c0000.egdbu.tmp") << "half written";
+    // Chunk files no unit of the rerun reads: one of a finished slice, one whose chunk number
+    // does not exist at this chunk size. A single-process unit file is not the rerun's to remove.
+    const fs::path of_finished_slice = again / "units" / "unit-0101-a000-c0000.egdbu";
+    const fs::path beyond_last_chunk = again / "units" / "unit-2001-a003-c0999.egdbu";
+    const fs::path single_process_unit = again / "units" / "unit-2001-a003.egdbu";
+    ASSERT_TRUE(fs::exists(again / "slice-0101.egdb"));
+    for (const fs::path& p : {of_finished_slice, beyond_last_chunk, single_process_unit}) std::ofstream(p) << "stale";
     const RunResult resumed = run_build(request_for(again, pieces, kChunk), 3);
     EXPECT_GT(resumed.slices_resumed, 0U);
     EXPECT_GT(resumed.units_resumed, 0U);
     EXPECT_LT(resumed.tasks, units + request.order.size());
     ASSERT_EQ(resumed.warnings.size(), 1U);
     EXPECT_NE(resumed.warnings[0].find(unit_files.front().filename().string()), std::string::npos) << resumed.warnings[0];
+    EXPECT_FALSE(fs::exists(of_finished_slice));
+    EXPECT_FALSE(fs::exists(beyond_last_chunk));
+    EXPECT_TRUE(fs::exists(single_process_unit));
+    fs::remove(single_process_unit);
     expect_same_slice_files(again, reference, pieces);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -114,7 +115,6 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
                 const std::filesystem::path unit = chunk_path(request.out, id, l.advancement, static_cast<int>(level.chunks.size()));
                 if (s.finished) {
                     c.state = State::Done;
-                    std::filesystem::remove(unit, ec);  // left by a worker killed after writing the slice
                 } else if (std::filesystem::exists(unit, ec)) {
                     try {
                         native::read_unit_file(unit, id, l.advancement, chunk_configurations(l, first, count),
@@ -146,6 +146,34 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
             ++slices_left_;
         }
         slices_.push_back(std::move(s));
+    }
+    remove_stale_chunks(request.out);
+}
+
+void Scheduler::remove_stale_chunks(const std::filesystem::path& out) const {
+    // Chunk files no unit of this build will read: those of finished slices (a worker killed
+    // after writing the slice file, before removing its units) and those whose chunk number does
+    // not exist with the chunk size of this run. Single-process unit files (no chunk) are left.
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(unit_directory(out), ec)) {
+        const std::string name = entry.path().filename().string();
+        int nbm = 0, nbk = 0, nwm = 0, nwk = 0, advancement = 0, chunk = 0;
+        char tail = 0;
+        if (name.size() != std::string_view("unit-0000-a000-c0000.egdbu").size() ||
+            std::sscanf(name.c_str(), "unit-%1d%1d%1d%1d-a%3d-c%4d.egdb%c", &nbm, &nbk, &nwm, &nwk, &advancement, &chunk, &tail) != 7 ||
+            tail != 'u') {
+            continue;
+        }
+        const SliceId id{nbm, nbk, nwm, nwk};
+        const auto slice = std::find_if(slices_.begin(), slices_.end(), [&](const Slice& x) { return x.id == id; });
+        if (slice == slices_.end()) continue;  // not part of this build
+        bool used = false;
+        if (!slice->finished) {
+            for (const Level& level : slice->levels) {
+                if (level.advancement == advancement && static_cast<std::size_t>(chunk) < level.chunks.size()) used = true;
+            }
+        }
+        if (!used) std::filesystem::remove(entry.path(), ec);
     }
 }
 

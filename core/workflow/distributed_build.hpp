@@ -111,6 +111,7 @@ private:
     };
 
     bool inputs_ready(const Slice& s) const;
+    void remove_stale_chunks(const std::filesystem::path& out) const;
     Chunk* find_chunk(const Task& task);
 
     std::vector<Slice> slices_;
