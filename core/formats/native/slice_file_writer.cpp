@@ -1,18 +1,16 @@
 #include "core/formats/native/slice_file_writer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
-// ZSTD_c_literalCompressionMode is in zstd's experimental section (stable since 1.4.5); with an
-// older library setting it fails and pages keep Huffman literals, which every reader decodes.
-#define ZSTD_STATIC_LINKING_ONLY
-#include <zstd.h>
 
 #include "core/util/atomic_file_writer.hpp"
 #include "core/util/crc32c.hpp"
@@ -21,151 +19,33 @@
 namespace egdb::native {
 namespace {
 
-bool is_dont_care(std::span<const std::uint64_t> bits, std::uint64_t i) noexcept {
-    return !bits.empty() && ((bits[i / 64] >> (i % 64)) & 1U) != 0;
-}
+// Pages per work item of the parallel encoding: enough to keep a thread busy for a while, few
+// enough that the threads finish together.
+constexpr std::uint64_t kPagesPerRun = 64;
 
-std::uint32_t raw_value(const SectionValues& s, std::uint64_t i) noexcept {
-    return s.values8.empty() ? s.values16[i] : s.values8[i];
-}
-
-// A compressed section: page table entries and the concatenated page bytes.
-struct EncodedSection {
-    SectionDescriptor descriptor;
-    std::vector<std::byte> page_table;  // entries + CRC
-    std::vector<std::byte> pages;
-};
-
-EncodedSection encode_section(const SectionValues& s, std::uint64_t positions, const WriteOptions& options) {
-    EncodedSection out;
-    SectionDescriptor& d = out.descriptor;
-    d.kind = s.kind;
-    d.side = s.side;
-    std::uint32_t max_value = 0;
-    for (std::uint64_t i = 0; i < positions; ++i) {
-        if (!is_dont_care(s.dont_care, i)) max_value = std::max(max_value, raw_value(s, i));
-    }
-    d.max_value = max_value;
-    d.value_bits = s.kind == ValueKind::Wld ? 2 : (max_value > 0xFF ? 16 : 8);
-    if (s.kind == ValueKind::Wld && max_value > kStoredWin) throw std::invalid_argument("WLD value out of range");
-    d.positions_per_page = s.kind == ValueKind::Wld ? options.wld_page_positions : options.distance_page_positions;
-    d.page_count = (positions + d.positions_per_page - 1) / d.positions_per_page;
-
-    std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), &ZSTD_freeCCtx);
-    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, options.zstd_level);
-    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0);
-    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, 0);
-    if (s.kind != ValueKind::Dtw) {
-        // A 4 KiB page decompresses in a few microseconds, most of them spent rebuilding the
-        // page's Huffman table for literals. WLD and MTC pages are mostly matches, so raw literals
-        // cost little space and make a page miss about 30% faster (measured on slice 2201: WLD
-        // +17% bytes, MTC +1%); DTW pages are literal-heavy and keep Huffman coding.
-        ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_literalCompressionMode, ZSTD_ps_disable);
-    }
-
-    std::vector<std::byte> packed;
-    std::vector<std::byte> compressed;
-    // "Don't care" positions repeat the last meaningful value, which lengthens runs.
-    std::uint32_t last = 0;
-    for (std::uint64_t page = 0; page < d.page_count; ++page) {
-        const std::uint64_t first = page * d.positions_per_page;
-        const std::uint64_t count = std::min<std::uint64_t>(d.positions_per_page, positions - first);
-        packed.assign(packed_size(count, d.value_bits), std::byte{0});
-        bool constant = true;
-        std::uint32_t first_value = 0;
-        for (std::uint64_t k = 0; k < count; ++k) {
-            const std::uint64_t i = first + k;
-            const std::uint32_t v = is_dont_care(s.dont_care, i) ? last : raw_value(s, i);
-            last = v;
-            if (k == 0) first_value = v;
-            constant = constant && v == first_value;
-            if (d.value_bits == 2) {
-                packed[k / 4] |= static_cast<std::byte>(v << (2 * (k % 4)));
-            } else if (d.value_bits == 8) {
-                packed[k] = static_cast<std::byte>(v);
-            } else {
-                store_le<std::uint16_t>(packed, 2 * k, static_cast<std::uint16_t>(v));
-            }
-        }
-        const std::uint64_t offset = out.pages.size();
-        if (constant) {
-            append_le<std::uint64_t>(out.page_table, offset);
-            append_le<std::uint32_t>(out.page_table, 0);
-            append_le<std::uint32_t>(out.page_table, first_value);
-            continue;
-        }
-        compressed.resize(ZSTD_compressBound(packed.size()));
-        const std::size_t n = ZSTD_compress2(cctx.get(), compressed.data(), compressed.size(), packed.data(),
-                                             packed.size());
-        if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
-        const std::span<const std::byte> page_bytes(compressed.data(), n);
-        out.pages.insert(out.pages.end(), page_bytes.begin(), page_bytes.end());
-        append_le<std::uint64_t>(out.page_table, offset);
-        append_le<std::uint32_t>(out.page_table, static_cast<std::uint32_t>(n));
-        append_le<std::uint32_t>(out.page_table, crc32c(page_bytes));
-    }
-    append_le<std::uint32_t>(out.page_table, crc32c(out.page_table));
-    d.pages_bytes = out.pages.size();
-    return out;
+std::uint32_t page_positions(ValueKind kind, const WriteOptions& options) {
+    return kind == ValueKind::Wld ? options.wld_page_positions : options.distance_page_positions;
 }
 
 }  // namespace
 
-std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId slice,
-                               std::span<const SectionValues> sections, const WriteOptions& options) {
-    if (!is_indexable(slice)) throw std::invalid_argument("slice " + slice.to_string() + " cannot be indexed");
-    const std::uint64_t positions = slice_size(slice);
-    for (const SectionValues& s : sections) {
-        const std::size_t n = s.values8.empty() ? s.values16.size() : s.values8.size();
-        if ((s.values8.empty() == s.values16.empty()) || n != positions) {
-            throw std::invalid_argument("section " + std::string(to_string(s.kind)) + " of slice " +
-                                        slice.to_string() + ": expected " + std::to_string(positions) + " values");
-        }
-        if (!s.dont_care.empty() && s.dont_care.size() < (positions + 63) / 64) {
-            throw std::invalid_argument("don't-care bitset too short");
-        }
-    }
-    // Sections are independent: each worker compresses whole sections, taken in turn.
-    std::vector<EncodedSection> encoded(sections.size());
-    {
-        std::atomic<std::size_t> next{0};
-        std::exception_ptr failure;
-        std::mutex failure_mutex;
-        auto work = [&] {
-            for (std::size_t i = next.fetch_add(1); i < sections.size(); i = next.fetch_add(1)) {
-                try {
-                    encoded[i] = encode_section(sections[i], positions, options);
-                } catch (...) {
-                    std::lock_guard lock(failure_mutex);
-                    if (!failure) failure = std::current_exception();
-                }
-            }
-        };
-        std::vector<std::jthread> workers;
-        for (int t = 1; t < std::min<int>(options.threads, static_cast<int>(sections.size())); ++t) workers.emplace_back(work);
-        work();
-        workers.clear();
-        if (failure) std::rethrow_exception(failure);
-    }
+std::uint64_t page_run_alignment(const WriteOptions& options) {
+    return std::lcm<std::uint64_t>(options.wld_page_positions, options.distance_page_positions);
+}
 
-    const std::size_t header_size = kFixedHeaderSize + kSectionDescriptorSize * sections.size() + 4;
-    std::uint64_t offset = header_size;
-    for (EncodedSection& e : encoded) {
-        e.descriptor.page_table_offset = offset;
-        offset += e.page_table.size();
-        e.descriptor.pages_offset = offset;
-        offset += e.pages.size();
-    }
+std::uint64_t slice_header_size(std::size_t sections) noexcept {
+    return kFixedHeaderSize + kSectionDescriptorSize * sections + 4;
+}
 
+std::vector<std::byte> encode_slice_header(SliceId slice, std::uint64_t positions, std::span<const SectionDescriptor> sections) {
     std::vector<std::byte> header;
     header.insert(header.end(), kMagic.begin(), kMagic.end());
     append_le<std::uint32_t>(header, kFormatVersion);
-    append_le<std::uint32_t>(header, static_cast<std::uint32_t>(header_size));
+    append_le<std::uint32_t>(header, static_cast<std::uint32_t>(slice_header_size(sections.size())));
     for (int c : {slice.nbm, slice.nbk, slice.nwm, slice.nwk}) header.push_back(static_cast<std::byte>(c));
     append_le<std::uint32_t>(header, static_cast<std::uint32_t>(sections.size()));
     append_le<std::uint64_t>(header, positions);
-    for (const EncodedSection& e : encoded) {
-        const SectionDescriptor& d = e.descriptor;
+    for (const SectionDescriptor& d : sections) {
         header.push_back(static_cast<std::byte>(d.kind));
         header.push_back(static_cast<std::byte>(d.side));
         header.push_back(static_cast<std::byte>(d.value_bits));
@@ -179,14 +59,107 @@ std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId s
         append_le<std::uint32_t>(header, 0);
     }
     append_le<std::uint32_t>(header, crc32c(header));
+    return header;
+}
 
-    const std::filesystem::path final_path =
-        directory / slice_file_name(slice.nbm, slice.nbk, slice.nwm, slice.nwk);
+std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId slice,
+                               std::span<const SectionValues> sections, const WriteOptions& options) {
+    if (!is_indexable(slice)) throw std::invalid_argument("slice " + slice.to_string() + " cannot be indexed");
+    const std::uint64_t positions = slice_size(slice);
+    for (const SectionValues& s : sections) {
+        if ((s.values8.empty() == s.values16.empty()) || s.size() != positions) {
+            throw std::invalid_argument("section " + std::string(to_string(s.kind)) + " of slice " +
+                                        slice.to_string() + ": expected " + std::to_string(positions) + " values");
+        }
+        if (!s.dont_care.empty() && s.dont_care.size() < (positions + 63) / 64) {
+            throw std::invalid_argument("don't-care bitset too short");
+        }
+    }
+    // Work items: runs of kPagesPerRun pages of one section. Pages do not depend on each other
+    // (page_encoder.hpp), so the runs concatenate into the section's bytes whatever the threads.
+    struct Run {
+        std::size_t section;
+        std::uint64_t first;
+        std::uint64_t count;
+    };
+    std::vector<Run> runs;
+    std::vector<std::size_t> first_run(sections.size() + 1, 0);
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        first_run[i] = runs.size();
+        const std::uint64_t step = kPagesPerRun * page_positions(sections[i].kind, options);
+        for (std::uint64_t first = 0; first < positions; first += step) runs.push_back({i, first, std::min(step, positions - first)});
+    }
+    first_run[sections.size()] = runs.size();
+    std::vector<unsigned> value_bits(sections.size());
+    std::vector<EncodedPages> encoded(runs.size());
+    const int threads = std::max(1, options.threads);
+    // work(item, thread) for every item; thread < threads.
+    const auto in_parallel = [&](std::size_t items, auto&& work) {
+        std::atomic<std::size_t> next{0};
+        std::exception_ptr failure;
+        std::mutex failure_mutex;
+        auto loop = [&](int thread) {
+            for (std::size_t i = next.fetch_add(1); i < items; i = next.fetch_add(1)) {
+                try {
+                    work(i, thread);
+                } catch (...) {
+                    std::lock_guard lock(failure_mutex);
+                    if (!failure) failure = std::current_exception();
+                    next = items;
+                }
+            }
+        };
+        std::vector<std::jthread> workers;
+        for (int t = 1; t < std::min<int>(threads, static_cast<int>(items)); ++t) workers.emplace_back(loop, t);
+        loop(0);
+        workers.clear();
+        if (failure) std::rethrow_exception(failure);
+    };
+    // The width of a section's values depends on its largest value, so that comes first.
+    in_parallel(sections.size(), [&](std::size_t i, int) {
+        value_bits[i] = section_value_bits(sections[i].kind, max_meaningful_value(sections[i]));
+    });
+    // One encoder per thread and kind: a zstd context is costly to create.
+    std::vector<std::array<std::unique_ptr<PageEncoder>, 3>> encoders(static_cast<std::size_t>(threads));
+    in_parallel(runs.size(), [&](std::size_t r, int thread) {
+        const Run& run = runs[r];
+        const SectionValues& s = sections[run.section];
+        std::unique_ptr<PageEncoder>& encoder = encoders[static_cast<std::size_t>(thread)][static_cast<std::size_t>(s.kind)];
+        if (!encoder) encoder = std::make_unique<PageEncoder>(s.kind, options.zstd_level);
+        encoded[r] = encoder->encode(s.subrange(run.first, run.count), page_positions(s.kind, options), value_bits[run.section]);
+    });
+
+    std::vector<SectionDescriptor> descriptors(sections.size());
+    std::vector<EncodedPages> whole(sections.size());
+    std::uint64_t offset = slice_header_size(sections.size());
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        for (std::size_t r = first_run[i]; r < first_run[i + 1]; ++r) {
+            whole[i].append(encoded[r]);
+            encoded[r] = {};
+        }
+        SectionDescriptor& d = descriptors[i];
+        d.kind = sections[i].kind;
+        d.side = sections[i].side;
+        d.value_bits = static_cast<std::uint8_t>(value_bits[i]);
+        d.positions_per_page = page_positions(d.kind, options);
+        d.page_count = whole[i].page_count;
+        d.max_value = whole[i].max_value;
+        d.pages_bytes = whole[i].bytes.size();
+        d.page_table_offset = offset;
+        offset += whole[i].entries.size() + 4;
+        d.pages_offset = offset;
+        offset += d.pages_bytes;
+    }
+
+    const std::filesystem::path final_path = directory / slice_file_name(slice.nbm, slice.nbk, slice.nwm, slice.nwk);
     AtomicFileWriter file(final_path);
-    file.write(header);
-    for (const EncodedSection& e : encoded) {
-        file.write(e.page_table);
-        file.write(e.pages);
+    file.write(encode_slice_header(slice, positions, descriptors));
+    for (EncodedPages& e : whole) {
+        std::vector<std::byte> table_crc;
+        append_le<std::uint32_t>(table_crc, crc32c(e.entries));
+        file.write(e.entries);
+        file.write(table_crc);
+        file.write(e.bytes);
     }
     file.commit();
     return offset;

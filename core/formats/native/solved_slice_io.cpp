@@ -1,5 +1,6 @@
 #include "core/formats/native/solved_slice_io.hpp"
 
+#include <stdexcept>
 #include <vector>
 
 #include "core/generate/one_ply_check.hpp"
@@ -17,48 +18,58 @@ std::vector<Color> stored_sides(SliceId slice) {
 
 }  // namespace
 
-WrittenSlice write_solved_slice(const std::filesystem::path& directory, const SolvedSlice& solved,
-                                const SolvedWriteOptions& options) {
-    const SliceId slice = solved.slice();
-    const std::uint64_t n = solved.size();
+RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std::span<const DistanceCode>, 2> dtw,
+                             std::array<std::span<const std::uint8_t>, 2> mtc, ValueKinds kinds, int threads) {
+    const std::uint64_t n = dtw[0].size();
+    if (first % 64 != 0 || first + n > slice_size(slice)) throw std::invalid_argument("range of slice " + slice.to_string() + " out of bounds");
     const SliceIndexer indexer(slice);
     const std::vector<Color> sides = stored_sides(slice);
-
-    // Per side: WLD codes, "must capture" and "draw or must capture" bitsets.
-    std::vector<std::vector<std::uint8_t>> wld(sides.size());
-    std::vector<std::vector<std::uint64_t>> capture_bits(sides.size()), distance_dont_care(sides.size());
-    for (std::size_t s = 0; s < sides.size(); ++s) {
-        wld[s].resize(n);
-        capture_bits[s].assign((n + 63) / 64, 0);
-        distance_dont_care[s].assign((n + 63) / 64, 0);
+    for (const Color side : sides) {
+        const auto k = static_cast<std::size_t>(side);
+        if (dtw[k].size() != n || mtc[k].size() != n) throw std::invalid_argument("range of slice " + slice.to_string() + ": sizes differ");
     }
-    parallel_ranges(n, options.threads, [&](std::uint64_t first, std::uint64_t last) {
-        for (std::uint64_t i = first; i < last; ++i) {
-            const Position p = indexer.position_at(i);
+    RangeSections r;
+    r.wld.resize(sides.size());
+    r.capture_bits.resize(sides.size());
+    r.distance_dont_care.resize(sides.size());
+    for (std::size_t s = 0; s < sides.size(); ++s) {
+        r.wld[s].resize(n);
+        r.capture_bits[s].assign((n + 63) / 64, 0);
+        r.distance_dont_care[s].assign((n + 63) / 64, 0);
+    }
+    // Threads take whole words of the bitsets.
+    parallel_ranges((n + 63) / 64, threads, [&](std::uint64_t first_word, std::uint64_t last_word) {
+        for (std::uint64_t i = first_word * 64; i < std::min(n, last_word * 64); ++i) {
+            const Position p = indexer.position_at(first + i);
             for (std::size_t s = 0; s < sides.size(); ++s) {
-                const DistanceCode code = solved.dtw_codes(sides[s])[i];
+                const DistanceCode code = dtw[static_cast<std::size_t>(sides[s])][i];
                 const WldValue v = wld_of_code(code);
-                wld[s][i] = static_cast<std::uint8_t>(v);
+                r.wld[s][i] = static_cast<std::uint8_t>(v);
                 const std::uint64_t bit = std::uint64_t{1} << (i % 64);
                 if (has_capture(p, sides[s])) {
-                    capture_bits[s][i / 64] |= bit;
-                    distance_dont_care[s][i / 64] |= bit;
+                    r.capture_bits[s][i / 64] |= bit;
+                    r.distance_dont_care[s][i / 64] |= bit;
                 } else if (v == WldValue::Draw) {
-                    distance_dont_care[s][i / 64] |= bit;
+                    r.distance_dont_care[s][i / 64] |= bit;
                 }
             }
         }
     });
-    std::vector<SectionValues> sections;
     for (std::size_t s = 0; s < sides.size(); ++s) {
-        if (options.kinds.wld) sections.push_back({ValueKind::Wld, sides[s], wld[s], {}, capture_bits[s]});
-        if (options.kinds.dtw) {
-            sections.push_back({ValueKind::Dtw, sides[s], solved.dtw_codes(sides[s]), {}, distance_dont_care[s]});
-        }
-        if (options.kinds.mtc) {
-            sections.push_back({ValueKind::Mtc, sides[s], solved.mtc(sides[s]), {}, distance_dont_care[s]});
-        }
+        const auto k = static_cast<std::size_t>(sides[s]);
+        if (kinds.wld) r.sections.push_back({ValueKind::Wld, sides[s], r.wld[s], {}, r.capture_bits[s]});
+        if (kinds.dtw) r.sections.push_back({ValueKind::Dtw, sides[s], dtw[k], {}, r.distance_dont_care[s]});
+        if (kinds.mtc) r.sections.push_back({ValueKind::Mtc, sides[s], mtc[k], {}, r.distance_dont_care[s]});
     }
+    return r;
+}
+
+WrittenSlice write_solved_slice(const std::filesystem::path& directory, const SolvedSlice& solved,
+                                const SolvedWriteOptions& options) {
+    const SliceId slice = solved.slice();
+    const RangeSections ranges = range_sections(slice, 0, {solved.dtw_codes(Color::Black), solved.dtw_codes(Color::White)},
+                                                {solved.mtc(Color::Black), solved.mtc(Color::White)}, options.kinds, options.threads);
+    const std::vector<SectionValues>& sections = ranges.sections;
     WrittenSlice out;
     WriteOptions format = options.format;
     format.threads = std::max(format.threads, options.threads);

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <vector>
 
 #include "core/formats/native/slice_file_reader.hpp"
@@ -33,6 +34,20 @@ struct WrittenSlice {
     std::uint64_t dtw_bytes = 0;
     std::uint64_t mtc_bytes = 0;
 };
+
+// The sections of a slice file (the sides it stores, the kinds asked for), for positions
+// [first, first + n) of `slice` given their DTW codes and MTC bytes for Black and White to move
+// (n values each; the White spans may be empty for a colour-symmetric slice). Positions where
+// the side to move has a capture are "don't care" in every kind, draws in DTW and MTC. The
+// sections point into `wld`, the bitsets and the given spans. `first` is a multiple of 64.
+struct RangeSections {
+    std::vector<std::vector<std::uint8_t>> wld;
+    std::vector<std::vector<std::uint64_t>> capture_bits;
+    std::vector<std::vector<std::uint64_t>> distance_dont_care;
+    std::vector<SectionValues> sections;
+};
+RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std::span<const DistanceCode>, 2> dtw,
+                             std::array<std::span<const std::uint8_t>, 2> mtc, ValueKinds kinds, int threads);
 
 // Writes `solved` (a canonical slice) to `directory`. Positions where the side to move has a
 // capture are "don't care" in every kind, draws in DTW and MTC. A colour-symmetric slice stores
