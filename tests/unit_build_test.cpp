@@ -193,6 +193,46 @@ TEST_F(UnitFiles, DamagedTruncatedOrForeignFilesAreRefused) {
 }
 
 
+TEST_F(UnitFiles, AnyRunOfConfigurationsReadsTheSameBlocksAsTheWholeLevel) {
+    const test::ScratchDir dir("unit_partial");
+    native::UnitDirectory units(dir.path(), kSlice);
+    SliceSolver(kSlice, *store_, {1}).solve_levels(units);
+    const auto levels = men_configuration_levels(kSlice);
+    for (const MenLevel& l : levels) {
+        const native::UnitFileReader reader(units.path(l.advancement), kSlice, l.advancement, l.configurations, units.inputs(l.advancement));
+        reader.verify();
+        const SolvedLevel whole = reader.read_all();
+        const std::uint64_t slots = l.configurations.size();
+        const std::uint64_t b = whole.block_size();
+        for (const auto& [first, count] : {std::pair<std::uint64_t, std::uint64_t>{0, slots}, {slots / 3, slots / 2}, {slots - 1, 1}, {slots / 2, 0}}) {
+            std::uint64_t expected_slot = first;
+            reader.read_slots(first, count, [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
+                ASSERT_EQ(slot, expected_slot++);
+                for (const Color side : {Color::Black, Color::White}) {
+                    const auto k = static_cast<std::size_t>(side);
+                    ASSERT_TRUE(std::equal(dtw[k].begin(), dtw[k].end(), whole.dtw_codes(side).begin() + static_cast<std::ptrdiff_t>(slot * b)));
+                    ASSERT_TRUE(std::equal(mtc[k].begin(), mtc[k].end(), whole.mtc(side).begin() + static_cast<std::ptrdiff_t>(slot * b)));
+                }
+            });
+            EXPECT_EQ(expected_slot, first + count);
+        }
+        EXPECT_THROW(reader.read_slots(slots, 1, [](std::uint64_t, const auto&, const auto&) {}), std::out_of_range);
+    }
+    // A flipped byte in a frame: verify() finds it without decompressing, and so does a read.
+    const MenLevel& l = levels[1];
+    const fs::path path = units.path(l.advancement);
+    std::string bytes = slurp(path);
+    // The last byte of the last frame: before the frame table (20 bytes a frame) and the trailer.
+    const std::uint64_t per_frame = std::max<std::uint64_t>(1, 4096 / (slice_size(kSlice) / men_configurations(kSlice.nbm, kSlice.nwm)));
+    const std::uint64_t frames = 1 + (l.configurations.size() + per_frame - 1) / per_frame;
+    const std::size_t at = bytes.size() - 16 - 20 * frames - 1;
+    bytes[at] = static_cast<char>(bytes[at] ^ 4);
+    spit(path, bytes);
+    const native::UnitFileReader damaged(path, kSlice, l.advancement, l.configurations, units.inputs(l.advancement));
+    EXPECT_THROW(damaged.verify(), CorruptDataError);
+    EXPECT_THROW(damaged.read_all(), CorruptDataError);
+}
+
 // Every slice file of `dir` against `reference`, and nothing else left in `dir`.
 void expect_same_files(const fs::path& dir, const fs::path& reference, int pieces) {
     std::size_t files = 0;

@@ -1,5 +1,6 @@
 #include "core/formats/native/unit_file.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -19,70 +20,36 @@ namespace {
 
 constexpr std::array<char, 8> kMagic{'E', 'G', 'D', 'B', 'U', 'N', 'I', 'T'};
 constexpr std::size_t kTrailerBytes = 16;
-constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+constexpr std::size_t kTableEntryBytes = 20;
+// Positions per frame (at least one configuration): small enough that a page range of a part
+// file (about --chunk-positions positions, spread over every unit of its slice) reads little
+// it does not need, large enough for zstd to find its runs.
+constexpr std::uint64_t kFramePositions = 4096;
 
 void append_slice(std::vector<std::byte>& out, SliceId s) {
     for (const int count : {s.nbm, s.nbk, s.nwm, s.nwk}) out.push_back(static_cast<std::byte>(count));
 }
 
-std::vector<std::byte> encode_header(const SolvedLevel& level, const UnitInputs& inputs) {
+std::uint64_t slots_per_frame(std::uint64_t block_size) { return std::max<std::uint64_t>(1, kFramePositions / std::max<std::uint64_t>(block_size, 1)); }
+
+std::vector<std::byte> encode_header(SliceId slice, int advancement, std::uint64_t configurations, std::uint64_t block_size,
+                                     const UnitInputs& inputs) {
     std::vector<std::byte> h;
     for (const char c : kMagic) h.push_back(static_cast<std::byte>(c));
     append_le<std::uint32_t>(h, kUnitFileVersion);
-    append_slice(h, level.slice());
-    append_le<std::uint32_t>(h, static_cast<std::uint32_t>(level.advancement()));
+    append_slice(h, slice);
+    append_le<std::uint32_t>(h, static_cast<std::uint32_t>(advancement));
     append_le<std::uint32_t>(h, static_cast<std::uint32_t>(inputs.level_read));
     append_le<std::uint32_t>(h, static_cast<std::uint32_t>(inputs.slices.size()));
     for (const SliceId s : inputs.slices) append_slice(h, s);
-    append_le<std::uint64_t>(h, level.configurations().size());
-    append_le<std::uint64_t>(h, level.block_size());
+    append_le<std::uint64_t>(h, configurations);
+    append_le<std::uint64_t>(h, block_size);
+    append_le<std::uint64_t>(h, slots_per_frame(block_size));
     return h;
 }
 
-std::span<const std::byte> as_bytes(std::span<const std::uint8_t> s) { return std::as_bytes(s); }
-
-// Streams the payload through zstd into the file, accumulating its CRC.
-class PayloadWriter {
-public:
-    PayloadWriter(AtomicFileWriter& file, int level) : file_(file), cctx_(ZSTD_createCCtx(), &ZSTD_freeCCtx), out_(kChunkBytes) {
-        if (!cctx_) throw std::bad_alloc();
-        ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_compressionLevel, level);
-        ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_checksumFlag, 0);
-    }
-
-    void add(std::span<const std::byte> data) {
-        crc_ = crc32c(data, crc_);
-        ZSTD_inBuffer in{data.data(), data.size(), 0};
-        while (in.pos < in.size) step(in, ZSTD_e_continue);
-    }
-
-    void finish() {
-        ZSTD_inBuffer in{nullptr, 0, 0};
-        while (step(in, ZSTD_e_end) != 0) {
-        }
-    }
-
-    std::uint64_t compressed_bytes() const noexcept { return written_; }
-    std::uint32_t crc() const noexcept { return crc_; }
-
-private:
-    std::size_t step(ZSTD_inBuffer& in, ZSTD_EndDirective mode) {
-        ZSTD_outBuffer out{out_.data(), out_.size(), 0};
-        const std::size_t left = ZSTD_compressStream2(cctx_.get(), &out, &in, mode);
-        if (ZSTD_isError(left)) {
-            throw FileError("cannot compress unit file " + file_.final_path().string() + ": " + ZSTD_getErrorName(left));
-        }
-        file_.write(std::span(out_.data(), out.pos));
-        written_ += out.pos;
-        return left;
-    }
-
-    AtomicFileWriter& file_;
-    std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx_;
-    std::vector<std::byte> out_;
-    std::uint64_t written_ = 0;
-    std::uint32_t crc_ = 0;
-};
+void free_cctx(ZSTD_CCtx* c) { ZSTD_freeCCtx(c); }
+void free_dctx(ZSTD_DCtx* c) { ZSTD_freeDCtx(c); }
 
 [[noreturn]] void corrupt(const std::filesystem::path& path, const std::string& what) {
     throw CorruptDataError("unit file " + path.string() + " " + what + "; remove it to solve the unit again");
@@ -104,40 +71,95 @@ std::string unit_file_name(SliceId slice, int advancement, int chunk) {
 
 std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLevel& level, const UnitInputs& inputs,
                                const UnitWriteOptions& options) {
+    const std::uint64_t block = level.block_size();
+    const std::uint64_t slots = level.configurations().size();
+    const std::vector<std::byte> header = encode_header(level.slice(), level.advancement(), slots, block, inputs);
+    std::unique_ptr<ZSTD_CCtx, void (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), &free_cctx);
+    if (!cctx) throw std::bad_alloc();
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, options.zstd_level);
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0);
+
     AtomicFileWriter file(path);
-    const std::vector<std::byte> header = encode_header(level, inputs);
     file.write(header);
-    PayloadWriter payload(file, options.zstd_level);
-    std::vector<std::byte> chunk;
-    const auto& configurations = level.configurations();
-    for (std::size_t k = 0; k < configurations.size(); ++k) {
-        append_le<std::uint64_t>(chunk, configurations[k]);
-        if (chunk.size() >= kChunkBytes || k + 1 == configurations.size()) {
-            payload.add(chunk);
-            chunk.clear();
+    std::vector<std::byte> table;
+    std::vector<std::byte> raw;
+    std::vector<std::byte> compressed;
+    std::uint64_t offset = 0;
+    const auto add_frame = [&] {
+        compressed.resize(ZSTD_compressBound(raw.size()));
+        const std::size_t n = ZSTD_compress2(cctx.get(), compressed.data(), compressed.size(), raw.data(), raw.size());
+        if (ZSTD_isError(n)) throw FileError("cannot compress unit file " + path.string() + ": " + ZSTD_getErrorName(n));
+        const std::span<const std::byte> frame(compressed.data(), n);
+        file.write(frame);
+        append_le<std::uint64_t>(table, offset);
+        append_le<std::uint64_t>(table, n);
+        append_le<std::uint32_t>(table, crc32c(frame));
+        offset += n;
+    };
+    for (const std::uint64_t c : level.configurations()) append_le<std::uint64_t>(raw, c);
+    add_frame();
+    const std::uint64_t per_frame = slots_per_frame(block);
+    for (std::uint64_t first = 0; first < slots; first += per_frame) {
+        const std::uint64_t count = std::min(per_frame, slots - first);
+        raw.clear();
+        for (const Color side : {Color::Black, Color::White}) {
+            const auto dtw = std::as_bytes(level.dtw_codes(side).subspan(first * block, count * block));
+            const auto mtc = std::as_bytes(level.mtc(side).subspan(first * block, count * block));
+            raw.insert(raw.end(), dtw.begin(), dtw.end());
+            raw.insert(raw.end(), mtc.begin(), mtc.end());
         }
+        add_frame();
     }
-    for (const Color side : {Color::Black, Color::White}) {
-        payload.add(as_bytes(level.dtw_codes(side)));
-        payload.add(as_bytes(level.mtc(side)));
-    }
-    payload.finish();
+    file.write(table);
     std::vector<std::byte> trailer;
-    append_le<std::uint64_t>(trailer, payload.compressed_bytes());
-    append_le<std::uint32_t>(trailer, payload.crc());
+    append_le<std::uint64_t>(trailer, table.size() / kTableEntryBytes);
+    append_le<std::uint32_t>(trailer, crc32c(table));
     append_le<std::uint32_t>(trailer, crc32c(trailer, crc32c(header)));
     file.write(trailer);
     file.commit();
-    return header.size() + payload.compressed_bytes() + trailer.size();
+    return header.size() + offset + table.size() + trailer.size();
 }
 
-SolvedLevel read_unit_file(const std::filesystem::path& path, SliceId slice, int advancement,
-                           const std::vector<std::uint64_t>& configurations, const UnitInputs& inputs) {
-    const MappedFile file(path);
-    const std::span<const std::byte> bytes = file.bytes();
+struct UnitFileReader::State {
+    MappedFile file;
+    SliceId slice;
+    int advancement = 0;
+    std::vector<std::uint64_t> configurations;
+    std::uint64_t block_size = 0;
+    std::uint64_t per_frame = 1;
+    std::span<const std::byte> frames;  // from the first frame to the table
+    std::span<const std::byte> table;
+    std::unique_ptr<ZSTD_DCtx, void (*)(ZSTD_DCtx*)> dctx{nullptr, &free_dctx};
+
+    const std::filesystem::path& path() const { return file.path(); }
+
+    // Frame `f`, checked and decompressed into `out` (exactly out.size() bytes).
+    void decompress(std::uint64_t f, std::span<std::byte> out) const {
+        const std::uint64_t offset = load_le<std::uint64_t>(table, kTableEntryBytes * f);
+        const std::uint64_t bytes = load_le<std::uint64_t>(table, kTableEntryBytes * f + 8);
+        if (offset > frames.size() || bytes > frames.size() - offset) corrupt(path(), "has a frame outside the file");
+        const std::span<const std::byte> frame = frames.subspan(offset, bytes);
+        if (crc32c(frame) != load_le<std::uint32_t>(table, kTableEntryBytes * f + 16)) corrupt(path(), "fails its checksum");
+        const std::size_t n = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), frame.data(), frame.size());
+        if (ZSTD_isError(n)) corrupt(path(), std::string("has a damaged payload: ") + ZSTD_getErrorName(n));
+        if (n != out.size()) corrupt(path(), "has a frame of the wrong size");
+    }
+};
+
+UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice, int advancement,
+                               std::vector<std::uint64_t> configurations, const UnitInputs& inputs)
+    : state_(std::make_unique<State>()) {
+    State& st = *state_;
+    st.file = MappedFile(path);
+    st.slice = slice;
+    st.advancement = advancement;
+    st.block_size = slice_size(slice) / men_configurations(slice.nbm, slice.nwm);
+    st.per_frame = slots_per_frame(st.block_size);
+    st.dctx.reset(ZSTD_createDCtx());
+    if (!st.dctx) throw std::bad_alloc();
+    const std::span<const std::byte> bytes = st.file.bytes();
     // The header this unit must have: any other is another unit, or a damaged one.
-    SolvedLevel level(slice, advancement, configurations);
-    const std::vector<std::byte> header = encode_header(level, inputs);
+    const std::vector<std::byte> header = encode_header(slice, advancement, configurations.size(), st.block_size, inputs);
     if (bytes.size() < header.size() + kTrailerBytes) corrupt(path, "is truncated");
     if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0) corrupt(path, "is not a unit file");
     if (load_le<std::uint32_t>(bytes, kMagic.size()) != kUnitFileVersion) corrupt(path, "has an unknown version");
@@ -149,46 +171,88 @@ SolvedLevel read_unit_file(const std::filesystem::path& path, SliceId slice, int
     if (load_le<std::uint32_t>(trailer, 12) != crc32c(trailer.first(12), crc32c(header))) {
         corrupt(path, "has a damaged trailer (or is truncated)");
     }
-    const std::uint64_t compressed = load_le<std::uint64_t>(trailer, 0);
-    if (compressed != bytes.size() - header.size() - kTrailerBytes) corrupt(path, "has the wrong length");
-
-    // Decompress straight into the level, section by section.
-    std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(), &ZSTD_freeDCtx);
-    if (!dctx) throw std::bad_alloc();
-    ZSTD_inBuffer in{bytes.data() + header.size(), compressed, 0};
-    std::uint32_t crc = 0;
-    std::size_t result = 1;  // of the last ZSTD_decompressStream: 0 once the frame is complete
-    const auto fill = [&](std::span<std::byte> target) {
-        ZSTD_outBuffer out{target.data(), target.size(), 0};
-        while (out.pos < out.size) {
-            const std::size_t before = out.pos;
-            result = ZSTD_decompressStream(dctx.get(), &out, &in);
-            if (ZSTD_isError(result)) corrupt(path, std::string("has a damaged payload: ") + ZSTD_getErrorName(result));
-            if (out.pos == before && in.pos == in.size) corrupt(path, "has a payload that ends early");
-        }
-        crc = crc32c(target, crc);
-    };
-    std::vector<std::byte> stored_configurations(8 * configurations.size());
-    fill(stored_configurations);
+    const std::uint64_t frame_count = load_le<std::uint64_t>(trailer, 0);
+    const std::uint64_t expected_frames = 1 + (configurations.size() + st.per_frame - 1) / st.per_frame;
+    if (frame_count != expected_frames) corrupt(path, "has the wrong number of frames");
+    const std::uint64_t table_bytes = kTableEntryBytes * frame_count;
+    if (bytes.size() - header.size() - kTrailerBytes < table_bytes) corrupt(path, "is truncated");
+    st.table = bytes.subspan(bytes.size() - kTrailerBytes - table_bytes, table_bytes);
+    if (crc32c(st.table) != load_le<std::uint32_t>(trailer, 8)) corrupt(path, "has a damaged frame table");
+    st.frames = bytes.subspan(header.size(), bytes.size() - header.size() - kTrailerBytes - table_bytes);
+    // Frames follow each other without gaps and fill the space before the table.
+    std::uint64_t next = 0;
+    for (std::uint64_t f = 0; f < frame_count; ++f) {
+        if (load_le<std::uint64_t>(st.table, kTableEntryBytes * f) != next) corrupt(path, "has a damaged frame table");
+        next += load_le<std::uint64_t>(st.table, kTableEntryBytes * f + 8);
+    }
+    if (next != st.frames.size()) corrupt(path, "has the wrong length");
+    std::vector<std::byte> stored(8 * configurations.size());
+    st.decompress(0, stored);
     for (std::size_t k = 0; k < configurations.size(); ++k) {
-        if (load_le<std::uint64_t>(stored_configurations, 8 * k) != configurations[k]) {
-            corrupt(path, "holds other men configurations than its level");
+        if (load_le<std::uint64_t>(stored, 8 * k) != configurations[k]) corrupt(path, "holds other men configurations than its level");
+    }
+    st.configurations = std::move(configurations);
+}
+
+UnitFileReader::~UnitFileReader() = default;
+UnitFileReader::UnitFileReader(UnitFileReader&&) noexcept = default;
+UnitFileReader& UnitFileReader::operator=(UnitFileReader&&) noexcept = default;
+
+const std::vector<std::uint64_t>& UnitFileReader::configurations() const noexcept { return state_->configurations; }
+std::uint64_t UnitFileReader::block_size() const noexcept { return state_->block_size; }
+
+void UnitFileReader::verify() const {
+    const State& st = *state_;
+    const std::uint64_t frames = st.table.size() / kTableEntryBytes;
+    for (std::uint64_t f = 0; f < frames; ++f) {
+        const std::uint64_t offset = load_le<std::uint64_t>(st.table, kTableEntryBytes * f);
+        const std::uint64_t bytes = load_le<std::uint64_t>(st.table, kTableEntryBytes * f + 8);
+        if (crc32c(st.frames.subspan(offset, bytes)) != load_le<std::uint32_t>(st.table, kTableEntryBytes * f + 16)) {
+            corrupt(st.path(), "fails its checksum");
         }
     }
-    for (const Color side : {Color::Black, Color::White}) {
-        fill(std::as_writable_bytes(level.dtw_codes(side)));
-        fill(std::as_writable_bytes(level.mtc(side)));
+}
+
+void UnitFileReader::read_slots(std::uint64_t first, std::uint64_t count, const BlockVisitor& visit) const {
+    const State& st = *state_;
+    const std::uint64_t slots = st.configurations.size();
+    if (first > slots || count > slots - first) throw std::out_of_range("unit file " + st.path().string() + ": slots out of range");
+    const std::uint64_t b = st.block_size;
+    std::vector<std::byte> raw;
+    for (std::uint64_t slot = first; slot < first + count;) {
+        const std::uint64_t frame = slot / st.per_frame;
+        const std::uint64_t frame_first = frame * st.per_frame;
+        const std::uint64_t in_frame = std::min(st.per_frame, slots - frame_first);
+        raw.resize(4 * in_frame * b);
+        st.decompress(1 + frame, raw);
+        const auto bytes_of = [&](int side, int kind) {
+            return std::span(reinterpret_cast<const std::uint8_t*>(raw.data()) + (2 * side + kind) * in_frame * b, in_frame * b);
+        };
+        const std::array<std::span<const std::uint8_t>, 2> dtw{bytes_of(0, 0), bytes_of(1, 0)};
+        const std::array<std::span<const std::uint8_t>, 2> mtc{bytes_of(0, 1), bytes_of(1, 1)};
+        for (; slot < std::min(first + count, frame_first + in_frame); ++slot) {
+            const std::uint64_t k = slot - frame_first;
+            visit(slot, {dtw[0].subspan(k * b, b), dtw[1].subspan(k * b, b)}, {mtc[0].subspan(k * b, b), mtc[1].subspan(k * b, b)});
+        }
     }
-    if (result != 0) {
-        // The frame's end may still be pending: it must come now, without more data.
-        std::byte extra{};
-        ZSTD_outBuffer end{&extra, 1, 0};
-        result = ZSTD_decompressStream(dctx.get(), &end, &in);
-        if (ZSTD_isError(result) || result != 0 || end.pos != 0) corrupt(path, "has more data in its payload than its level");
-    }
-    if (in.pos != in.size) corrupt(path, "has data after its payload");
-    if (crc != load_le<std::uint32_t>(trailer, 8)) corrupt(path, "fails its checksum");
+}
+
+SolvedLevel UnitFileReader::read_all() const {
+    SolvedLevel level(state_->slice, state_->advancement, state_->configurations);
+    const std::uint64_t b = state_->block_size;
+    read_slots(0, state_->configurations.size(), [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
+        for (const Color side : {Color::Black, Color::White}) {
+            const auto s = static_cast<std::size_t>(side);
+            std::copy_n(dtw[s].begin(), b, level.block_dtw_codes(slot, side).begin());
+            std::copy_n(mtc[s].begin(), b, level.block_mtc(slot, side).begin());
+        }
+    });
     return level;
+}
+
+SolvedLevel read_unit_file(const std::filesystem::path& path, SliceId slice, int advancement,
+                           const std::vector<std::uint64_t>& configurations, const UnitInputs& inputs) {
+    return UnitFileReader(path, slice, advancement, configurations, inputs).read_all();
 }
 
 }  // namespace egdb::native

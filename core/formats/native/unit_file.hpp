@@ -8,21 +8,33 @@
 // (one row of advancement higher, or none) and the solved slices its captures and promotions
 // reach. Layout, little-endian:
 //
-//   header   "EGDBUNIT", u32 version (1), u8 nbm nbk nwm nwk, i32 advancement,
+//   header   "EGDBUNIT", u32 version (2), u8 nbm nbk nwm nwk, i32 advancement,
 //            i32 level read (advancement + 1, or -1 for none), u32 n, n x (u8 nbm nbk nwm nwk)
-//            input slices, u64 configurations, u64 block size
-//   payload  one zstd frame of: the configurations (u64 each, increasing), then for Black and
-//            then White to move the DTW codes and the MTC bytes of every block in configuration
-//            order (generate/position_value.hpp)
-//   trailer  u64 compressed payload bytes, u32 CRC-32C of the uncompressed payload,
-//            u32 CRC-32C of the header and of the trailer's first 12 bytes
+//            input slices, u64 configurations, u64 block size, u64 configurations per frame
+//   frames   independent zstd frames: frame 0 the configurations (u64 each, increasing); frame
+//            f >= 1 the configurations [(f - 1) * per frame, f * per frame): for Black and then
+//            White to move, the DTW codes and then the MTC bytes of their blocks
+//            (generate/position_value.hpp)
+//   table    per frame: u64 offset from the first frame, u64 compressed bytes, u32 CRC-32C of
+//            the compressed bytes
+//   trailer  u64 frames, u32 CRC-32C of the table, u32 CRC-32C of the header and of the
+//            trailer's first 12 bytes
+//
+// Frames of about 4096 positions let a reader decompress only some configurations: the
+// distributed build encodes a slice file by page ranges, and each range needs a few blocks of
+// every unit of its slice (slice_part_file.hpp).
 //
 // The file is written under a temporary name and renamed into place once complete and synced
 // (util/atomic_file_writer.hpp), so a unit file that exists was written whole; the checksums
 // catch what went wrong later on the disk.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,7 +43,7 @@
 
 namespace egdb::native {
 
-inline constexpr int kUnitFileVersion = 1;
+inline constexpr int kUnitFileVersion = 2;
 
 // "unit-1212-a017.egdbu": slice nbm nbk nwm nwk, advancement.
 std::string unit_file_name(SliceId slice, int advancement);
@@ -55,6 +67,40 @@ struct UnitWriteOptions {
 // Returns the file's size in bytes.
 std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLevel& level, const UnitInputs& inputs,
                                const UnitWriteOptions& options = {});
+
+// A unit file opened for reading parts of it. The constructor checks the header against the
+// unit expected, the trailer, the frame table and the configurations; frames are checked when
+// they are read, or all at once by verify().
+class UnitFileReader {
+public:
+    // Throws FileError when it cannot be read, CorruptDataError naming the file when it is
+    // truncated, damaged or holds another unit.
+    UnitFileReader(const std::filesystem::path& path, SliceId slice, int advancement, std::vector<std::uint64_t> configurations,
+                   const UnitInputs& inputs);
+    ~UnitFileReader();
+    UnitFileReader(UnitFileReader&&) noexcept;
+    UnitFileReader& operator=(UnitFileReader&&) noexcept;
+
+    const std::vector<std::uint64_t>& configurations() const noexcept;
+    std::uint64_t block_size() const noexcept;
+
+    // Every frame's checksum; throws CorruptDataError.
+    void verify() const;
+
+    // Calls visit(slot, dtw, mtc) for each configuration slot in [first, first + count) (slots
+    // index configurations()), in order, with the slot's block for Black and White to move.
+    // Throws CorruptDataError for a damaged frame, std::out_of_range for slots beyond the unit.
+    using BlockVisitor = std::function<void(std::uint64_t slot, const std::array<std::span<const DistanceCode>, 2>& dtw,
+                                            const std::array<std::span<const std::uint8_t>, 2>& mtc)>;
+    void read_slots(std::uint64_t first, std::uint64_t count, const BlockVisitor& visit) const;
+
+    // The whole level, every frame checked.
+    SolvedLevel read_all() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // Reads the unit file at `path`, which must hold level `advancement` of `slice` with exactly the
 // men configurations `configurations` and the inputs `inputs`. Throws FileError when it cannot be
