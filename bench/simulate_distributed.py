@@ -7,7 +7,10 @@ The unit graph is the one egdb-mpi schedules (core/workflow/distributed_build.hp
     the slice files of every slice its captures and promotions reach (successor_slices);
   - a slice's advancement levels form a chain (level a reads level a + 1); a level is cut into
     chunks of about --chunk-positions positions in whole men configurations;
-  - a WriteSlice task per slice once all its units are done.
+  - once all its units are done, an EncodePart task per range of about --chunk-positions
+    positions (rounded up to whole pages, 16384 positions) of the slice, then one WriteSlice
+    that concatenates the part files (I/O only: --assemble-mb-per-s over the file's bytes,
+    --bytes-per-position of them).
 Level sizes are counted exactly, by a dynamic program over the squares (the C++ code lists the
 configurations, which at 8 pieces would be 2e10 of them).
 
@@ -18,7 +21,7 @@ of that cost against (pieces, kings) extrapolates to larger slices; the fit and 
 are printed, since the extrapolation is the weakest part of the prediction.
 
 The schedule is simulated as egdb-mpi runs it: one rank per core, rank 0 coordinating, a free
-worker takes a ready WriteSlice first, else the largest ready unit.
+worker takes a ready WriteSlice first, then an EncodePart, else the largest ready unit.
 
 usage: simulate_distributed.py --pieces 7 [--chunk-positions P] [--cores-per-node C]
                                [--nodes 16,64,256] LOG [LOG...]
@@ -161,7 +164,17 @@ def cost(c, s):
 
 # --- simulation --------------------------------------------------------------------------------
 
-def simulate(order, chunk_positions, workers, solve_c, write_c):
+PAGE_RUN = 16384  # positions: whole WLD pages (16384) and distance pages (4096)
+
+
+def parts_of(s, chunk_positions):
+    """The sizes of the part files of slice s, as the C++ part_positions() cuts them."""
+    n = slice_size(s)
+    per = n if not chunk_positions else min(n, -(-chunk_positions // PAGE_RUN) * PAGE_RUN)
+    return [min(per, n - first) for first in range(0, n, per)]
+
+
+def simulate(order, chunk_positions, workers, solve_c, write_c, assemble_s):
     """Returns (wall seconds, critical path seconds, (largest unit seconds, its slice), peak bytes
     per rank for a unit, unit count)."""
     index = {s: i for i, s in enumerate(order)}
@@ -194,20 +207,23 @@ def simulate(order, chunk_positions, workers, solve_c, write_c):
             peak_rank_bytes = max(peak_rank_bytes, 4 * above + 4 * unit_positions + 16 * block)
             chain.append((a, chunks))
         levels.append(chain)
-    # Critical path: per slice, the sum over levels of the longest chunk, plus the write, after
-    # the latest of the slices it reads.
+    # Writing a slice: its parts (encoded in parallel), then their concatenation.
+    parts = [[cost(write_c, s) * n for n in parts_of(s, chunk_positions)] for s in order]
+    write_path = [max(parts[i]) + assemble_s(s) for i, s in enumerate(order)]
+    unit_count += sum(len(p) + 1 for p in parts)
+    # Critical path: per slice, the sum over levels of the longest chunk, plus its longest part
+    # and the assembly, after the latest of the slices it reads.
     finish_cp = [0.0] * len(order)
     came_from = [-1] * len(order)
     for i, s in enumerate(order):
         start, came_from[i] = max(((finish_cp[k], k) for k in reads[i]), default=(0.0, -1))
-        finish_cp[i] = start + sum(max(ch) for _, ch in levels[i]) + cost(write_c, s) * slice_size(s)
+        finish_cp[i] = start + sum(max(ch) for _, ch in levels[i]) + write_path[i]
     critical = max(finish_cp)
     # The chain of slices on the critical path, last first: (slice, levels' longest units, write).
     path = []
     i = max(range(len(order)), key=lambda k: finish_cp[k])
     while i >= 0:
-        path.append((order[i], sum(max(ch) for _, ch in levels[i]), max(max(ch) for _, ch in levels[i]),
-                     cost(write_c, order[i]) * slice_size(order[i])))
+        path.append((order[i], sum(max(ch) for _, ch in levels[i]), max(max(ch) for _, ch in levels[i]), write_path[i]))
         i = came_from[i]
 
     # List scheduling.
@@ -218,7 +234,9 @@ def simulate(order, chunk_positions, workers, solve_c, write_c):
     seq = 0
     pending_chunks = [None] * len(order)
     level_pos = [0] * len(order)
-    writes_ready = []
+    writes_ready = []  # slices whose parts are all encoded
+    parts_ready = []   # (slice, part cost)
+    parts_pending = [0] * len(order)
 
     def release_level(i):
         nonlocal seq
@@ -234,11 +252,13 @@ def simulate(order, chunk_positions, workers, solve_c, write_c):
     done = 0
     busiest = (0.0, None)
     while done < len(order):
-        while free > 0 and (writes_ready or ready):
+        while free > 0 and (writes_ready or parts_ready or ready):
             if writes_ready:
                 i = writes_ready.pop()
-                t = cost(write_c, order[i]) * slice_size(order[i])
-                heapq.heappush(events, (time + t, 1, i))
+                heapq.heappush(events, (time + assemble_s(order[i]), 1, i))
+            elif parts_ready:
+                i, c = parts_ready.pop()
+                heapq.heappush(events, (time + c, 2, i))
             else:
                 c, _, i, cc = heapq.heappop(ready)
                 busiest = max(busiest, (cc, order[i]))
@@ -246,6 +266,11 @@ def simulate(order, chunk_positions, workers, solve_c, write_c):
             free -= 1
         time, kind, i = heapq.heappop(events)
         free += 1
+        if kind == 2:
+            parts_pending[i] -= 1
+            if parts_pending[i] == 0:
+                writes_ready.append(i)
+            continue
         if kind == 1:
             done += 1
             for r in readers_of[i]:
@@ -257,7 +282,8 @@ def simulate(order, chunk_positions, workers, solve_c, write_c):
         if pending_chunks[i] == 0:
             level_pos[i] += 1
             if level_pos[i] == len(levels[i]):
-                writes_ready.append(i)
+                parts_pending[i] = len(parts[i])
+                parts_ready.extend((i, c) for c in reversed(parts[i]))
             else:
                 release_level(i)
     return time, critical, busiest, peak_rank_bytes, unit_count, path
@@ -274,6 +300,10 @@ def main():
     ap.add_argument("--cores-per-node", type=int, default=32)
     ap.add_argument("--nodes", default="16,64,256")
     ap.add_argument("--log-threads", type=int, default=2, help="threads of the builds that wrote the logs")
+    ap.add_argument("--bytes-per-position", type=float, default=0.17,
+                    help="slice file bytes per position (WLD + DTW + MTC, both sides; 6-piece files measured here)")
+    ap.add_argument("--assemble-mb-per-s", type=float, default=200,
+                    help="rate at which one rank reads part files and writes the slice file on the shared filesystem")
     ap.add_argument("logs", nargs="+")
     args = ap.parse_args()
 
@@ -288,6 +318,9 @@ def main():
     print(f"                      write {math.exp(write_c[0]) * 1e9:.1f} ns/position * "
           f"{math.exp(write_c[1]):.2f}^pieces * {math.exp(write_c[2]):.2f}^kings; "
           f"residuals within x{math.exp(max(abs(r) for r in write_res)):.2f}")
+
+    def assemble_s(s):
+        return slice_size(s) * args.bytes_per_position / (args.assemble_mb_per_s * 1e6)
 
     order = build_order(args.pieces)
     total = sum(slice_size(s) for s in order)
@@ -311,13 +344,13 @@ def main():
     print("|---|---|---|---|---|---|---|---|")
     for nodes in (int(n) for n in args.nodes.split(",")):
         ranks = nodes * args.cores_per_node
-        wall, critical, busiest, peak, units, path = simulate(order, args.chunk_positions, ranks - 1, solve_c, write_c)
+        wall, critical, busiest, peak, units, path = simulate(order, args.chunk_positions, ranks - 1, solve_c, write_c, assemble_s)
         efficiency = core_seconds / (wall * (ranks - 1))
         print(f"| {nodes} | {ranks} | {wall / 3600:.2f} | {critical / 3600:.2f} | {efficiency:.0%} | {units} | "
               f"{busiest[0] / 3600:.3f}, {''.join(map(str, busiest[1]))} | {peak / 2**30:.2f} |")
     print()
     print("critical path (the same for every node count), first slice first:")
-    print("| slice | its level chain (h) | its largest unit (h) | its write on one rank (h) |")
+    print("| slice | its level chain (h) | its largest unit (h) | its write: longest part + assembly (h) |")
     print("|---|---|---|---|")
     for s, chain, largest_unit, write in reversed(path):
         print(f"| {''.join(map(str, s))} | {chain / 3600:.2f} | {largest_unit / 3600:.2f} | {write / 3600:.2f} |")

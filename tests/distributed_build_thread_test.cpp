@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/slice_part_file.hpp"
 #include "core/formats/native/unit_file.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/men_order.hpp"
@@ -168,12 +169,17 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
     const fs::path dir = scratch.sub("distributed");
     const DistributedRequest request = request_for(dir, pieces, kChunk);
     std::size_t units = 0;
+    std::size_t parts = 0;
     for (const SliceId s : request.order) {
         const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
         for (const MenLevel& l : men_configuration_levels(s)) units += level_chunks(l.configurations.size(), block, kChunk).size();
+        parts += part_count(request, s);
+        // Parts are whole pages of every section, at least the chunk size.
+        EXPECT_EQ(part_positions(request, s), std::min<std::uint64_t>(slice_size(s), 16384)) << s.to_string();
     }
+    EXPECT_GT(parts, request.order.size()) << "some slices should be encoded in several parts";
     const RunResult full = run_build(request, 3);
-    EXPECT_EQ(full.tasks, units + request.order.size());  // every unit, then every slice written
+    EXPECT_EQ(full.tasks, units + parts + request.order.size());  // every unit, every part, every slice assembled
     EXPECT_TRUE(full.warnings.empty());
     EXPECT_TRUE(full.worker_errors.empty());
     expect_same_slice_files(dir, reference, pieces);
@@ -187,7 +193,9 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
         EXPECT_EQ(e.kind(), ErrorKind::Cancelled) << e.what();
     }
     std::vector<fs::path> unit_files;
-    for (const auto& e : fs::directory_iterator(again / "units")) unit_files.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(again / "units")) {
+        if (e.path().filename().string().starts_with("unit-")) unit_files.push_back(e.path());
+    }
     ASSERT_FALSE(unit_files.empty()) << "stopped half-way, some units should be waiting";
     {
         std::fstream damaged(unit_files.front(), std::ios::in | std::ios::out | std::ios::binary);
@@ -200,16 +208,30 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
     const fs::path of_finished_slice = again / "units" / "unit-0101-a000-c0000.egdbu";
     const fs::path beyond_last_chunk = again / "units" / "unit-2001-a003-c0999.egdbu";
     const fs::path single_process_unit = again / "units" / "unit-2001-a003.egdbu";
+    // Part files likewise: of a finished slice, beyond the last part; and a damaged one of a
+    // slice still to do, which is reported and encoded again.
+    const SliceId last = request.order.back();
+    ASSERT_FALSE(fs::exists(again / native::slice_file_name(last.nbm, last.nbk, last.nwm, last.nwk)));
+    const fs::path part_of_finished_slice = again / "units" / "part-0101-p0000.egdbp";
+    const fs::path beyond_last_part = again / "units" / native::slice_part_file_name(last, 999);
+    const fs::path damaged_part = again / "units" / native::slice_part_file_name(last, 0);
     ASSERT_TRUE(fs::exists(again / "slice-0101.egdb"));
-    for (const fs::path& p : {of_finished_slice, beyond_last_chunk, single_process_unit}) std::ofstream(p) << "stale";
+    for (const fs::path& p : {of_finished_slice, beyond_last_chunk, single_process_unit, part_of_finished_slice, beyond_last_part}) {
+        std::ofstream(p) << "stale";
+    }
+    std::ofstream(damaged_part) << "EGDBPART and then nothing a part file should hold";
     const RunResult resumed = run_build(request_for(again, pieces, kChunk), 3);
     EXPECT_GT(resumed.slices_resumed, 0U);
     EXPECT_GT(resumed.units_resumed, 0U);
     EXPECT_LT(resumed.tasks, units + request.order.size());
-    ASSERT_EQ(resumed.warnings.size(), 1U);
-    EXPECT_NE(resumed.warnings[0].find(unit_files.front().filename().string()), std::string::npos) << resumed.warnings[0];
+    ASSERT_EQ(resumed.warnings.size(), 2U);
+    const std::string warnings = resumed.warnings[0] + "\n" + resumed.warnings[1];
+    EXPECT_NE(warnings.find(unit_files.front().filename().string()), std::string::npos) << warnings;
+    EXPECT_NE(warnings.find(damaged_part.filename().string()), std::string::npos) << warnings;
     EXPECT_FALSE(fs::exists(of_finished_slice));
     EXPECT_FALSE(fs::exists(beyond_last_chunk));
+    EXPECT_FALSE(fs::exists(part_of_finished_slice));
+    EXPECT_FALSE(fs::exists(beyond_last_part));
     EXPECT_TRUE(fs::exists(single_process_unit));
     fs::remove(single_process_unit);
     expect_same_slice_files(again, reference, pieces);

@@ -224,7 +224,7 @@ TEST_F(UnitFiles, AnyRunOfConfigurationsReadsTheSameBlocksAsTheWholeLevel) {
     std::string bytes = slurp(path);
     // The last byte of the last frame: before the frame table (20 bytes a frame) and the trailer.
     const std::uint64_t per_frame = std::max<std::uint64_t>(1, 4096 / (slice_size(kSlice) / men_configurations(kSlice.nbm, kSlice.nwm)));
-    const std::uint64_t frames = 1 + (l.configurations.size() + per_frame - 1) / per_frame;
+    const std::uint64_t frames = (l.configurations.size() + per_frame - 1) / per_frame;
     const std::size_t at = bytes.size() - 16 - 20 * frames - 1;
     bytes[at] = static_cast<char>(bytes[at] ^ 4);
     spit(path, bytes);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -10,6 +11,7 @@
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
+#include "core/formats/native/slice_part_file.hpp"
 #include "core/formats/native/store_then_files.hpp"
 #include "core/formats/native/unit_directory.hpp"
 #include "core/formats/native/unit_file.hpp"
@@ -35,6 +37,10 @@ std::filesystem::path chunk_path(const std::filesystem::path& out, SliceId s, in
     return unit_directory(out) / native::unit_file_name(s, advancement, chunk);
 }
 
+std::filesystem::path part_path(const std::filesystem::path& out, SliceId s, int part) {
+    return unit_directory(out) / native::slice_part_file_name(s, part);
+}
+
 // The inputs a unit file of `s` names (the same for every chunk of a level).
 native::UnitInputs unit_inputs(const std::vector<MenLevel>& levels, const std::vector<SliceId>& successors, int advancement) {
     const bool above = std::any_of(levels.begin(), levels.end(), [&](const MenLevel& l) { return l.advancement == advancement + 1; });
@@ -44,6 +50,10 @@ native::UnitInputs unit_inputs(const std::vector<MenLevel>& levels, const std::v
 std::vector<std::uint64_t> chunk_configurations(const MenLevel& level, std::size_t first, std::size_t count) {
     return {level.configurations.begin() + static_cast<std::ptrdiff_t>(first),
             level.configurations.begin() + static_cast<std::ptrdiff_t>(first + count)};
+}
+
+std::span<const std::uint64_t> chunk_span(const MenLevel& level, std::size_t first, std::size_t count) {
+    return std::span(level.configurations).subspan(first, count);
 }
 
 std::uint64_t block_size_of(SliceId s) { return slice_size(s) / men_configurations(s.nbm, s.nwm); }
@@ -58,6 +68,7 @@ const MenLevel& find_level(const std::vector<MenLevel>& levels, SliceId s, int a
 
 std::string to_string(const Task& task) {
     if (task.kind == TaskKind::WriteSlice) return "write " + task.slice.to_string();
+    if (task.kind == TaskKind::EncodePart) return "part " + task.slice.to_string() + " p" + std::to_string(task.chunk);
     return "unit " + task.slice.to_string() + " a" + std::to_string(task.advancement) + " c" + std::to_string(task.chunk);
 }
 
@@ -69,6 +80,18 @@ std::vector<std::pair<std::size_t, std::size_t>> level_chunks(std::size_t config
     std::vector<std::pair<std::size_t, std::size_t>> chunks;
     for (std::size_t first = 0; first < configurations; first += step) chunks.emplace_back(first, std::min(step, configurations - first));
     return chunks;
+}
+
+std::uint64_t part_positions(const DistributedRequest& request, SliceId slice) {
+    const std::uint64_t n = slice_size(slice);
+    if (request.chunk_positions == 0) return n;
+    const std::uint64_t alignment = native::page_run_alignment(request.write.format);
+    return std::min(n, (request.chunk_positions + alignment - 1) / alignment * alignment);
+}
+
+std::size_t part_count(const DistributedRequest& request, SliceId slice) {
+    const std::uint64_t per_part = part_positions(request, slice);
+    return static_cast<std::size_t>((slice_size(slice) + per_part - 1) / per_part);
 }
 
 // --- Scheduler ------------------------------------------------------------------------------
@@ -117,8 +140,9 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
                     c.state = State::Done;
                 } else if (std::filesystem::exists(unit, ec)) {
                     try {
-                        native::read_unit_file(unit, id, l.advancement, chunk_configurations(l, first, count),
-                                               unit_inputs(levels, successors, l.advancement));
+                        native::UnitFileReader(unit, id, l.advancement, chunk_span(l, first, count),
+                                               unit_inputs(levels, successors, l.advancement))
+                            .verify();
                         c.state = State::Done;
                         ++units_resumed_;
                         positions_done_ += count * s.block_size;
@@ -138,7 +162,29 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
             }
             if (s.levels[i].chunks_done == s.levels[i].chunks.size()) ++s.levels_done;
         }
+        const std::uint64_t per_part = part_positions(request, id);
+        s.parts.assign(part_count(request, id), s.finished ? State::Done : State::Waiting);
+        for (std::size_t p = 0; p < s.parts.size() && !s.finished; ++p) {
+            const std::filesystem::path part = part_path(request.out, id, static_cast<int>(p));
+            if (!std::filesystem::exists(part, ec)) continue;
+            try {
+                const native::SlicePartFile file(part);
+                const std::uint64_t first = p * per_part;
+                if (file.slice() != id || file.part() != static_cast<int>(p) || file.first() != first ||
+                    file.count() != std::min(per_part, slice_size(id) - first)) {
+                    throw CorruptDataError("part file " + part.string() + " holds other positions than part " + std::to_string(p) +
+                                           " of this build");
+                }
+                file.verify_data();
+                s.parts[p] = State::Done;
+                ++s.parts_done;
+            } catch (const CorruptDataError& e) {
+                warn(std::string(e.what()) + "; encoding it again");
+                std::filesystem::remove(part, ec);
+            }
+        }
         if (s.finished) {
+            s.parts_done = s.parts.size();
             s.write = State::Done;
             ++slices_resumed_;
             positions_done_ += slice_size(id);
@@ -151,14 +197,23 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
 }
 
 void Scheduler::remove_stale_chunks(const std::filesystem::path& out) const {
-    // Chunk files no unit of this build will read: those of finished slices (a worker killed
-    // after writing the slice file, before removing its units) and those whose chunk number does
+    // Chunk and part files no task of this build will read: those of finished slices (a worker
+    // killed after writing the slice file, before removing its units) and those whose number does
     // not exist with the chunk size of this run. Single-process unit files (no chunk) are left.
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(unit_directory(out), ec)) {
         const std::string name = entry.path().filename().string();
         int nbm = 0, nbk = 0, nwm = 0, nwk = 0, advancement = 0, chunk = 0;
         char tail = 0;
+        if (name.size() == std::string_view("part-0000-p0000.egdbp").size() &&
+            std::sscanf(name.c_str(), "part-%1d%1d%1d%1d-p%4d.egdb%c", &nbm, &nbk, &nwm, &nwk, &chunk, &tail) == 6 && tail == 'p') {
+            const SliceId id{nbm, nbk, nwm, nwk};
+            const auto slice = std::find_if(slices_.begin(), slices_.end(), [&](const Slice& x) { return x.id == id; });
+            if (slice != slices_.end() && (slice->finished || static_cast<std::size_t>(chunk) >= slice->parts.size())) {
+                std::filesystem::remove(entry.path(), ec);
+            }
+            continue;
+        }
         if (name.size() != std::string_view("unit-0000-a000-c0000.egdbu").size() ||
             std::sscanf(name.c_str(), "unit-%1d%1d%1d%1d-a%3d-c%4d.egdb%c", &nbm, &nbk, &nwm, &nwk, &advancement, &chunk, &tail) != 7 ||
             tail != 'u') {
@@ -182,12 +237,21 @@ bool Scheduler::inputs_ready(const Slice& s) const {
 }
 
 std::optional<Task> Scheduler::next(std::optional<SliceId> affinity) {
-    // A slice ready to be written comes first: slices that read it wait for it.
+    // A slice ready to be written comes first, then its parts: slices that read it wait for it.
     for (Slice& s : slices_) {
-        if (!s.finished && s.write == State::Waiting && s.levels_done == s.levels.size()) {
+        if (!s.finished && s.write == State::Waiting && s.levels_done == s.levels.size() && s.parts_done == s.parts.size()) {
             s.write = State::InFlight;
             ++in_flight_;
             return Task{TaskKind::WriteSlice, s.id, 0, 0};
+        }
+    }
+    for (Slice& s : slices_) {
+        if (s.finished || s.levels_done != s.levels.size()) continue;
+        while (s.first_waiting_part < s.parts.size() && s.parts[s.first_waiting_part] != State::Waiting) ++s.first_waiting_part;
+        if (s.first_waiting_part < s.parts.size()) {
+            s.parts[s.first_waiting_part] = State::InFlight;
+            ++in_flight_;
+            return Task{TaskKind::EncodePart, s.id, 0, static_cast<int>(s.first_waiting_part)};
         }
     }
     Slice* best_slice = nullptr;
@@ -243,6 +307,16 @@ Scheduler::Chunk* Scheduler::find_chunk(const Task& task) {
 void Scheduler::done(const Task& task) {
     const auto slice = std::find_if(slices_.begin(), slices_.end(), [&](const Slice& s) { return s.id == task.slice; });
     if (slice == slices_.end()) throw std::invalid_argument("task " + to_string(task) + " is not part of the build");
+    if (task.kind == TaskKind::EncodePart) {
+        if (task.chunk < 0 || static_cast<std::size_t>(task.chunk) >= slice->parts.size() ||
+            slice->parts[static_cast<std::size_t>(task.chunk)] != State::InFlight) {
+            throw std::logic_error(to_string(task) + " was not handed out");
+        }
+        slice->parts[static_cast<std::size_t>(task.chunk)] = State::Done;
+        ++slice->parts_done;
+        --in_flight_;
+        return;
+    }
     if (task.kind == TaskKind::WriteSlice) {
         if (slice->write != State::InFlight) throw std::logic_error(to_string(task) + " was not handed out");
         slice->write = State::Done;
@@ -274,6 +348,11 @@ struct UnitWorker::Context {
     std::vector<MenLevel> levels;
     std::vector<SliceId> successors;
     std::optional<SolvedLevel> above;
+    // For EncodePart: the slice whose parts it encodes, its levels and its unit files, opened
+    // once (opening checks the configurations' checksum) for all the parts it is given.
+    std::optional<SliceId> part_slice;
+    std::vector<MenLevel> part_levels;
+    std::map<std::pair<int, int>, native::UnitFileReader> part_units;
 };
 
 UnitWorker::UnitWorker(DistributedRequest request) : request_(std::move(request)) {}
@@ -287,19 +366,17 @@ SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::v
     const MenLevel& l = find_level(levels, s, advancement);
     SolvedLevel whole(s, advancement, l.configurations);
     const native::UnitInputs inputs = unit_inputs(levels, successors, advancement);
-    std::size_t slot = 0;
+    const std::uint64_t b = whole.block_size();
     int chunk = 0;
-    for (const auto& [first, count] : level_chunks(l.configurations.size(), whole.block_size(), chunk_positions)) {
-        const SolvedLevel part = native::read_unit_file(chunk_path(out, s, advancement, chunk++), s, advancement,
-                                                        chunk_configurations(l, first, count), inputs);
-        for (std::size_t k = 0; k < count; ++k, ++slot) {
+    for (const auto& [first, count] : level_chunks(l.configurations.size(), b, chunk_positions)) {
+        const native::UnitFileReader part(chunk_path(out, s, advancement, chunk++), s, advancement, chunk_span(l, first, count), inputs);
+        part.read_slots(0, count, [&, first = first](std::uint64_t slot, const auto& dtw, const auto& mtc) {
             for (const Color side : {Color::Black, Color::White}) {
-                std::copy_n(part.dtw_codes(side).begin() + static_cast<std::ptrdiff_t>(k * part.block_size()), part.block_size(),
-                            whole.block_dtw_codes(slot, side).begin());
-                std::copy_n(part.mtc(side).begin() + static_cast<std::ptrdiff_t>(k * part.block_size()), part.block_size(),
-                            whole.block_mtc(slot, side).begin());
+                const auto k = static_cast<std::size_t>(side);
+                std::copy_n(dtw[k].begin(), b, whole.block_dtw_codes(first + slot, side).begin());
+                std::copy_n(mtc[k].begin(), b, whole.block_mtc(first + slot, side).begin());
             }
-        }
+        });
     }
     return whole;
 }
@@ -342,37 +419,23 @@ void UnitWorker::prepare_inputs(Context& c) {
 
 TaskOutcome UnitWorker::run(const Task& task) {
     const auto start = Clock::now();
-    const std::filesystem::path& out = request_.out;
-    if (!context_) context_ = std::make_unique<Context>();
-    Context& c = *context_;
-    if (c.slice != task.slice) {
-        c.slice.reset();
-        c.levels = men_configuration_levels(task.slice);
-        c.successors = successor_slices(task.slice);
-        c.above.reset();
-        if (task.kind == TaskKind::SolveUnit) prepare_inputs(c);
-        c.slice = task.slice;  // only once its inputs are in place
-    }
     TaskOutcome outcome;
-    if (task.kind == TaskKind::WriteSlice) {
-        SolvedSlice solved(task.slice);
-        for (const MenLevel& l : c.levels) {
-            solved.store(read_level(out, task.slice, c.levels, c.successors, l.advancement, request_.chunk_positions));
-        }
-        native::write_solved_slice(out, solved, request_.write);
-        c.slice.reset();
-        // Later slices read this one: keep it while it fits (it is what its file restores to).
-        const std::uint64_t budget = request_.worker_memory_bytes;
-        if (budget == 0 || c.store.memory_bytes() + solved.memory_bytes() <= budget) c.store.add(std::move(solved));
-        std::error_code ec;
-        outcome.bytes = std::filesystem::file_size(slice_path(out, task.slice), ec);
-        // The slice file is complete: its units are no longer needed.
-        for (const MenLevel& l : c.levels) {
-            for (std::size_t k = 0; k < level_chunks(l.configurations.size(), block_size_of(task.slice), request_.chunk_positions).size(); ++k) {
-                std::filesystem::remove(chunk_path(out, task.slice, l.advancement, static_cast<int>(k)), ec);
-            }
-        }
+    if (task.kind == TaskKind::EncodePart) {
+        outcome = encode_part(task);
+    } else if (task.kind == TaskKind::WriteSlice) {
+        outcome = assemble(task);
     } else {
+        const std::filesystem::path& out = request_.out;
+        if (!context_) context_ = std::make_unique<Context>();
+        Context& c = *context_;
+        if (c.slice != task.slice) {
+            c.slice.reset();
+            c.levels = men_configuration_levels(task.slice);
+            c.successors = successor_slices(task.slice);
+            c.above.reset();
+            prepare_inputs(c);
+            c.slice = task.slice;  // only once its inputs are in place
+        }
         const MenLevel& l = find_level(c.levels, task.slice, task.advancement);
         const auto chunks = level_chunks(l.configurations.size(), block_size_of(task.slice), request_.chunk_positions);
         if (task.chunk < 0 || static_cast<std::size_t>(task.chunk) >= chunks.size()) {
@@ -395,6 +458,102 @@ TaskOutcome UnitWorker::run(const Task& task) {
     return outcome;
 }
 
+TaskOutcome UnitWorker::encode_part(const Task& task) {
+    const SliceId s = task.slice;
+    const std::filesystem::path& out = request_.out;
+    const std::uint64_t n = slice_size(s);
+    const std::uint64_t per_part = part_positions(request_, s);
+    if (task.chunk < 0 || static_cast<std::uint64_t>(task.chunk) >= part_count(request_, s)) {
+        throw std::invalid_argument("task " + to_string(task) + ": no such part");
+    }
+    const std::uint64_t first = static_cast<std::uint64_t>(task.chunk) * per_part;
+    const std::uint64_t count = std::min(per_part, n - first);
+    const std::uint64_t block = block_size_of(s);
+    // The men configurations whose blocks meet the part: every level has some of them.
+    const std::uint64_t lowest = first / block;
+    const std::uint64_t highest = (first + count - 1) / block;
+    std::array<std::vector<DistanceCode>, 2> dtw{std::vector<DistanceCode>(count), std::vector<DistanceCode>(count)};
+    std::array<std::vector<std::uint8_t>, 2> mtc{std::vector<std::uint8_t>(count), std::vector<std::uint8_t>(count)};
+    std::uint64_t filled = 0;
+    if (!context_) context_ = std::make_unique<Context>();
+    Context& c = *context_;
+    if (c.part_slice != s) {
+        c.part_slice.reset();
+        c.part_units.clear();
+        c.part_levels = men_configuration_levels(s);
+        c.part_slice = s;
+    }
+    const std::vector<MenLevel>& levels = c.part_levels;
+    const std::vector<SliceId> successors = successor_slices(s);
+    for (const MenLevel& l : levels) {
+        const native::UnitInputs inputs = unit_inputs(levels, successors, l.advancement);
+        int chunk = 0;
+        for (const auto& [chunk_first, chunk_count] : level_chunks(l.configurations.size(), block, request_.chunk_positions)) {
+            const auto begin = l.configurations.begin() + static_cast<std::ptrdiff_t>(chunk_first);
+            const auto end = begin + static_cast<std::ptrdiff_t>(chunk_count);
+            const auto from = std::lower_bound(begin, end, lowest);
+            const auto to = std::upper_bound(from, end, highest);
+            if (from != to) {
+                auto found = c.part_units.find({l.advancement, chunk});
+                if (found == c.part_units.end()) {
+                    found = c.part_units
+                                .emplace(std::pair{l.advancement, chunk},
+                                         native::UnitFileReader(chunk_path(out, s, l.advancement, chunk), s, l.advancement,
+                                                                chunk_span(l, chunk_first, chunk_count), inputs))
+                                .first;
+                }
+                const native::UnitFileReader& unit = found->second;
+                unit.read_slots(static_cast<std::uint64_t>(from - begin), static_cast<std::uint64_t>(to - from),
+                                [&](std::uint64_t slot, const auto& d, const auto& m) {
+                                    const std::uint64_t base = unit.configurations()[slot] * block;
+                                    const std::uint64_t a = std::max(base, first);
+                                    const std::uint64_t b = std::min(base + block, first + count);
+                                    for (std::size_t side = 0; side < 2; ++side) {
+                                        std::copy(d[side].begin() + static_cast<std::ptrdiff_t>(a - base),
+                                                  d[side].begin() + static_cast<std::ptrdiff_t>(b - base),
+                                                  dtw[side].begin() + static_cast<std::ptrdiff_t>(a - first));
+                                        std::copy(m[side].begin() + static_cast<std::ptrdiff_t>(a - base),
+                                                  m[side].begin() + static_cast<std::ptrdiff_t>(b - base),
+                                                  mtc[side].begin() + static_cast<std::ptrdiff_t>(a - first));
+                                    }
+                                    filled += b - a;
+                                });
+            }
+            ++chunk;
+        }
+    }
+    // The levels partition the configurations: every position of the part came from one unit.
+    if (filled != count) throw std::logic_error(to_string(task) + ": the units hold " + std::to_string(filled) + " of its positions");
+    const native::RangeSections sections =
+        native::range_sections(s, first, {dtw[0], dtw[1]}, {mtc[0], mtc[1]}, request_.write.kinds, request_.threads);
+    TaskOutcome outcome;
+    outcome.bytes = native::write_slice_part_file(part_path(out, s, task.chunk), s, task.chunk, first, count, sections.sections,
+                                                  request_.write.format);
+    return outcome;
+}
+
+TaskOutcome UnitWorker::assemble(const Task& task) {
+    const SliceId s = task.slice;
+    if (context_ && context_->part_slice == s) {
+        context_->part_slice.reset();
+        context_->part_units.clear();
+    }
+    const std::filesystem::path& out = request_.out;
+    std::vector<std::filesystem::path> parts;
+    for (std::size_t p = 0; p < part_count(request_, s); ++p) parts.push_back(part_path(out, s, static_cast<int>(p)));
+    TaskOutcome outcome;
+    outcome.bytes = native::assemble_slice_file(out, s, parts);
+    // The slice file is complete: its units and parts are no longer needed.
+    std::error_code ec;
+    for (const MenLevel& l : men_configuration_levels(s)) {
+        for (std::size_t k = 0; k < level_chunks(l.configurations.size(), block_size_of(s), request_.chunk_positions).size(); ++k) {
+            std::filesystem::remove(chunk_path(out, s, l.advancement, static_cast<int>(k)), ec);
+        }
+    }
+    for (const std::filesystem::path& p : parts) std::filesystem::remove(p, ec);
+    return outcome;
+}
+
 // --- Messages and the two loops ---------------------------------------------------------------
 
 std::array<std::int64_t, kMessageWords> encode(const Message& m) noexcept {
@@ -411,7 +570,7 @@ std::array<std::int64_t, kMessageWords> encode(const Message& m) noexcept {
 
 Message decode(std::span<const std::int64_t, kMessageWords> w) {
     const bool kind_ok = w[0] >= static_cast<std::int64_t>(MessageKind::Task) && w[0] <= static_cast<std::int64_t>(MessageKind::Stop);
-    const bool task_ok = w[1] == static_cast<std::int64_t>(TaskKind::SolveUnit) || w[1] == static_cast<std::int64_t>(TaskKind::WriteSlice);
+    const bool task_ok = w[1] >= static_cast<std::int64_t>(TaskKind::SolveUnit) && w[1] <= static_cast<std::int64_t>(TaskKind::EncodePart);
     if (!kind_ok || !task_ok || w[2] < 0 || w[2] > 9999 || w[5] < 0 || w[8] != 0x45474442) {
         throw std::invalid_argument("a message that is not an egdb build message");
     }
@@ -468,7 +627,7 @@ void run_coordinator(Scheduler& scheduler, Transport& transport, const Coordinat
         if (message.kind == MessageKind::Done) {
             scheduler.done(message.task);
             last_slice[static_cast<std::size_t>(rank)] =
-                message.task.kind == TaskKind::WriteSlice ? std::nullopt : std::optional<SliceId>(message.task.slice);
+                message.task.kind == TaskKind::SolveUnit ? std::optional<SliceId>(message.task.slice) : std::nullopt;
             if (observer.on_done) observer.on_done(rank, message.task, message.outcome);
         } else if (!failure) {
             failure = "rank " + std::to_string(rank) + " failed at " + to_string(message.task) +

@@ -10,12 +10,16 @@
 //     SliceSolver::solve_level into a unit file (formats/native/unit_file.hpp) renamed into
 //     place. Inputs: the whole level advancement + 1 (all its chunks' files) and the slice files
 //     of the slices its captures and promotions reach.
-//   - WriteSlice (slice): every chunk of every level read back, the slice file written
-//     (native::write_solved_slice, the same bytes as a single-process build), the units removed.
+//   - EncodePart (slice, part): once every unit of the slice is solved, positions
+//     [part * P, (part + 1) * P) of it (P: chunk_positions rounded up to whole pages of every
+//     section) encoded into a part file (formats/native/slice_part_file.hpp) from the blocks of
+//     the unit files that hold them. No machine ever holds a whole slice.
+//   - WriteSlice (slice): the part files concatenated into the slice file (the same bytes as a
+//     single-process build), the units and parts removed.
 //
-// A unit is ready when its inputs exist; the coordinator prefers a WriteSlice (it unblocks the
-// slices that read it), then a unit of the slice the worker did last (its successors are in
-// that worker's memory), then the largest. Every output is renamed into place when complete,
+// A unit is ready when its inputs exist; the coordinator prefers a WriteSlice, then an
+// EncodePart (they unblock the slices that read the slice), then a unit of the slice the worker
+// did last (its successors are in that worker's memory), then the largest. Every output is renamed into place when complete,
 // so the state of a build is the directory: a coordinator started on it (after a kill of any
 // process) finds the finished slices and the valid unit files, removes damaged ones with a
 // warning, and hands out the rest. Messages carry task identities, byte counts and times only.
@@ -39,17 +43,17 @@
 
 namespace egdb::workflow::distributed {
 
-enum class TaskKind : std::uint8_t { SolveUnit = 1, WriteSlice = 2 };
+enum class TaskKind : std::uint8_t { SolveUnit = 1, WriteSlice = 2, EncodePart = 3 };
 
 struct Task {
     TaskKind kind = TaskKind::SolveUnit;
     SliceId slice;
     int advancement = 0;  // SolveUnit only
-    int chunk = 0;        // SolveUnit only
+    int chunk = 0;        // SolveUnit: the chunk of the level; EncodePart: the part
     friend bool operator==(const Task&, const Task&) = default;
 };
 
-// "unit 1212 a17 c3", "write 1212".
+// "unit 1212 a17 c3", "part 1212 p4", "write 1212".
 std::string to_string(const Task& task);
 
 struct DistributedRequest {
@@ -63,6 +67,12 @@ struct DistributedRequest {
     std::uint64_t worker_memory_bytes = 0;
     native::SolvedWriteOptions write;
 };
+
+// Positions per part file of `slice` (the last part may be shorter): chunk_positions rounded up
+// to whole pages of every section, the whole slice when chunk_positions is 0.
+std::uint64_t part_positions(const DistributedRequest& request, SliceId slice);
+// Part files of `slice`.
+std::size_t part_count(const DistributedRequest& request, SliceId slice);
 
 // The coordinator's view of a build: what is finished, in flight, ready.
 class Scheduler {
@@ -105,6 +115,9 @@ private:
         std::vector<Level> levels;
         std::vector<std::size_t> reads;  // indices in the order of the slices it reads
         std::uint64_t block_size = 0;
+        std::vector<State> parts;
+        std::size_t parts_done = 0;
+        std::size_t first_waiting_part = 0;
         State write = State::Waiting;
         bool finished = false;
         std::size_t levels_done = 0;
@@ -150,6 +163,8 @@ public:
 private:
     struct Context;
     void prepare_inputs(Context& context);
+    TaskOutcome encode_part(const Task& task);
+    TaskOutcome assemble(const Task& task);
     DistributedRequest request_;
     std::unique_ptr<Context> context_;
 };

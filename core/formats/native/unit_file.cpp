@@ -32,8 +32,22 @@ void append_slice(std::vector<std::byte>& out, SliceId s) {
 
 std::uint64_t slots_per_frame(std::uint64_t block_size) { return std::max<std::uint64_t>(1, kFramePositions / std::max<std::uint64_t>(block_size, 1)); }
 
-std::vector<std::byte> encode_header(SliceId slice, int advancement, std::uint64_t configurations, std::uint64_t block_size,
-                                     const UnitInputs& inputs) {
+// CRC-32C of the configurations as little-endian u64s, in pieces (a level may hold 1e8 of them).
+std::uint32_t configurations_crc(std::span<const std::uint64_t> configurations) {
+    std::uint32_t crc = 0;
+    std::vector<std::byte> bytes;
+    for (std::size_t first = 0; first < configurations.size(); first += 8192) {
+        bytes.clear();
+        for (const std::uint64_t c : configurations.subspan(first, std::min<std::size_t>(8192, configurations.size() - first))) {
+            append_le<std::uint64_t>(bytes, c);
+        }
+        crc = crc32c(bytes, crc);
+    }
+    return crc;
+}
+
+std::vector<std::byte> encode_header(SliceId slice, int advancement, std::span<const std::uint64_t> configurations,
+                                     std::uint64_t block_size, const UnitInputs& inputs) {
     std::vector<std::byte> h;
     for (const char c : kMagic) h.push_back(static_cast<std::byte>(c));
     append_le<std::uint32_t>(h, kUnitFileVersion);
@@ -42,7 +56,8 @@ std::vector<std::byte> encode_header(SliceId slice, int advancement, std::uint64
     append_le<std::uint32_t>(h, static_cast<std::uint32_t>(inputs.level_read));
     append_le<std::uint32_t>(h, static_cast<std::uint32_t>(inputs.slices.size()));
     for (const SliceId s : inputs.slices) append_slice(h, s);
-    append_le<std::uint64_t>(h, configurations);
+    append_le<std::uint64_t>(h, configurations.size());
+    append_le<std::uint32_t>(h, configurations_crc(configurations));
     append_le<std::uint64_t>(h, block_size);
     append_le<std::uint64_t>(h, slots_per_frame(block_size));
     return h;
@@ -73,7 +88,7 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
                                const UnitWriteOptions& options) {
     const std::uint64_t block = level.block_size();
     const std::uint64_t slots = level.configurations().size();
-    const std::vector<std::byte> header = encode_header(level.slice(), level.advancement(), slots, block, inputs);
+    const std::vector<std::byte> header = encode_header(level.slice(), level.advancement(), level.configurations(), block, inputs);
     std::unique_ptr<ZSTD_CCtx, void (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), &free_cctx);
     if (!cctx) throw std::bad_alloc();
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, options.zstd_level);
@@ -96,8 +111,6 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
         append_le<std::uint32_t>(table, crc32c(frame));
         offset += n;
     };
-    for (const std::uint64_t c : level.configurations()) append_le<std::uint64_t>(raw, c);
-    add_frame();
     const std::uint64_t per_frame = slots_per_frame(block);
     for (std::uint64_t first = 0; first < slots; first += per_frame) {
         const std::uint64_t count = std::min(per_frame, slots - first);
@@ -124,7 +137,7 @@ struct UnitFileReader::State {
     MappedFile file;
     SliceId slice;
     int advancement = 0;
-    std::vector<std::uint64_t> configurations;
+    std::span<const std::uint64_t> configurations;
     std::uint64_t block_size = 0;
     std::uint64_t per_frame = 1;
     std::span<const std::byte> frames;  // from the first frame to the table
@@ -147,7 +160,7 @@ struct UnitFileReader::State {
 };
 
 UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice, int advancement,
-                               std::vector<std::uint64_t> configurations, const UnitInputs& inputs)
+                               std::span<const std::uint64_t> configurations, const UnitInputs& inputs)
     : state_(std::make_unique<State>()) {
     State& st = *state_;
     st.file = MappedFile(path);
@@ -159,7 +172,7 @@ UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice,
     if (!st.dctx) throw std::bad_alloc();
     const std::span<const std::byte> bytes = st.file.bytes();
     // The header this unit must have: any other is another unit, or a damaged one.
-    const std::vector<std::byte> header = encode_header(slice, advancement, configurations.size(), st.block_size, inputs);
+    const std::vector<std::byte> header = encode_header(slice, advancement, configurations, st.block_size, inputs);
     if (bytes.size() < header.size() + kTrailerBytes) corrupt(path, "is truncated");
     if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0) corrupt(path, "is not a unit file");
     if (load_le<std::uint32_t>(bytes, kMagic.size()) != kUnitFileVersion) corrupt(path, "has an unknown version");
@@ -172,7 +185,7 @@ UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice,
         corrupt(path, "has a damaged trailer (or is truncated)");
     }
     const std::uint64_t frame_count = load_le<std::uint64_t>(trailer, 0);
-    const std::uint64_t expected_frames = 1 + (configurations.size() + st.per_frame - 1) / st.per_frame;
+    const std::uint64_t expected_frames = (configurations.size() + st.per_frame - 1) / st.per_frame;
     if (frame_count != expected_frames) corrupt(path, "has the wrong number of frames");
     const std::uint64_t table_bytes = kTableEntryBytes * frame_count;
     if (bytes.size() - header.size() - kTrailerBytes < table_bytes) corrupt(path, "is truncated");
@@ -186,19 +199,14 @@ UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice,
         next += load_le<std::uint64_t>(st.table, kTableEntryBytes * f + 8);
     }
     if (next != st.frames.size()) corrupt(path, "has the wrong length");
-    std::vector<std::byte> stored(8 * configurations.size());
-    st.decompress(0, stored);
-    for (std::size_t k = 0; k < configurations.size(); ++k) {
-        if (load_le<std::uint64_t>(stored, 8 * k) != configurations[k]) corrupt(path, "holds other men configurations than its level");
-    }
-    st.configurations = std::move(configurations);
+    st.configurations = configurations;
 }
 
 UnitFileReader::~UnitFileReader() = default;
 UnitFileReader::UnitFileReader(UnitFileReader&&) noexcept = default;
 UnitFileReader& UnitFileReader::operator=(UnitFileReader&&) noexcept = default;
 
-const std::vector<std::uint64_t>& UnitFileReader::configurations() const noexcept { return state_->configurations; }
+std::span<const std::uint64_t> UnitFileReader::configurations() const noexcept { return state_->configurations; }
 std::uint64_t UnitFileReader::block_size() const noexcept { return state_->block_size; }
 
 void UnitFileReader::verify() const {
@@ -224,7 +232,7 @@ void UnitFileReader::read_slots(std::uint64_t first, std::uint64_t count, const 
         const std::uint64_t frame_first = frame * st.per_frame;
         const std::uint64_t in_frame = std::min(st.per_frame, slots - frame_first);
         raw.resize(4 * in_frame * b);
-        st.decompress(1 + frame, raw);
+        st.decompress(frame, raw);
         const auto bytes_of = [&](int side, int kind) {
             return std::span(reinterpret_cast<const std::uint8_t*>(raw.data()) + (2 * side + kind) * in_frame * b, in_frame * b);
         };
@@ -238,7 +246,7 @@ void UnitFileReader::read_slots(std::uint64_t first, std::uint64_t count, const 
 }
 
 SolvedLevel UnitFileReader::read_all() const {
-    SolvedLevel level(state_->slice, state_->advancement, state_->configurations);
+    SolvedLevel level(state_->slice, state_->advancement, {state_->configurations.begin(), state_->configurations.end()});
     const std::uint64_t b = state_->block_size;
     read_slots(0, state_->configurations.size(), [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
         for (const Color side : {Color::Black, Color::White}) {

@@ -10,11 +10,11 @@
 //
 //   header   "EGDBUNIT", u32 version (2), u8 nbm nbk nwm nwk, i32 advancement,
 //            i32 level read (advancement + 1, or -1 for none), u32 n, n x (u8 nbm nbk nwm nwk)
-//            input slices, u64 configurations, u64 block size, u64 configurations per frame
-//   frames   independent zstd frames: frame 0 the configurations (u64 each, increasing); frame
-//            f >= 1 the configurations [(f - 1) * per frame, f * per frame): for Black and then
-//            White to move, the DTW codes and then the MTC bytes of their blocks
-//            (generate/position_value.hpp)
+//            input slices, u64 configurations, u32 CRC-32C of the configurations (u64 each,
+//            increasing), u64 block size, u64 configurations per frame
+//   frames   independent zstd frames: frame f holds the configurations [f * per frame,
+//            (f + 1) * per frame): for Black and then White to move, the DTW codes and then the
+//            MTC bytes of their blocks (generate/position_value.hpp)
 //   table    per frame: u64 offset from the first frame, u64 compressed bytes, u32 CRC-32C of
 //            the compressed bytes
 //   trailer  u64 frames, u32 CRC-32C of the table, u32 CRC-32C of the header and of the
@@ -69,19 +69,21 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
                                const UnitWriteOptions& options = {});
 
 // A unit file opened for reading parts of it. The constructor checks the header against the
-// unit expected, the trailer, the frame table and the configurations; frames are checked when
-// they are read, or all at once by verify().
+// unit expected (its configurations by their checksum), the trailer and the frame table; frames
+// are checked when they are read, or all at once by verify(). Nothing is decompressed before a
+// read, so opening every unit of a slice for each part of it is cheap.
 class UnitFileReader {
 public:
     // Throws FileError when it cannot be read, CorruptDataError naming the file when it is
     // truncated, damaged or holds another unit.
-    UnitFileReader(const std::filesystem::path& path, SliceId slice, int advancement, std::vector<std::uint64_t> configurations,
+    // `configurations` must outlive the reader.
+    UnitFileReader(const std::filesystem::path& path, SliceId slice, int advancement, std::span<const std::uint64_t> configurations,
                    const UnitInputs& inputs);
     ~UnitFileReader();
     UnitFileReader(UnitFileReader&&) noexcept;
     UnitFileReader& operator=(UnitFileReader&&) noexcept;
 
-    const std::vector<std::uint64_t>& configurations() const noexcept;
+    std::span<const std::uint64_t> configurations() const noexcept;
     std::uint64_t block_size() const noexcept;
 
     // Every frame's checksum; throws CorruptDataError.
