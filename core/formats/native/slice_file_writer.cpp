@@ -2,19 +2,16 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "core/util/atomic_file_writer.hpp"
 #include "core/util/crc32c.hpp"
 #include "core/util/little_endian.hpp"
+#include "core/util/parallel_ranges.hpp"
 
 namespace egdb::native {
 namespace {
@@ -38,8 +35,7 @@ std::uint64_t slice_header_size(std::size_t sections) noexcept {
 }
 
 std::vector<std::byte> encode_slice_header(SliceId slice, std::uint64_t positions, std::span<const SectionDescriptor> sections) {
-    std::vector<std::byte> header;
-    header.insert(header.end(), kMagic.begin(), kMagic.end());
+    std::vector<std::byte> header(kMagic.begin(), kMagic.end());
     append_le<std::uint32_t>(header, kFormatVersion);
     append_le<std::uint32_t>(header, static_cast<std::uint32_t>(slice_header_size(sections.size())));
     for (int c : {slice.nbm, slice.nbk, slice.nwm, slice.nwk}) header.push_back(static_cast<std::byte>(c));
@@ -93,40 +89,22 @@ std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId s
     std::vector<unsigned> value_bits(sections.size());
     std::vector<EncodedPages> encoded(runs.size());
     const int threads = std::max(1, options.threads);
-    // work(item, thread) for every item; thread < threads.
-    const auto in_parallel = [&](std::size_t items, auto&& work) {
-        std::atomic<std::size_t> next{0};
-        std::exception_ptr failure;
-        std::mutex failure_mutex;
-        auto loop = [&](int thread) {
-            for (std::size_t i = next.fetch_add(1); i < items; i = next.fetch_add(1)) {
-                try {
-                    work(i, thread);
-                } catch (...) {
-                    std::lock_guard lock(failure_mutex);
-                    if (!failure) failure = std::current_exception();
-                    next = items;
-                }
-            }
-        };
-        std::vector<std::jthread> workers;
-        for (int t = 1; t < std::min<int>(threads, static_cast<int>(items)); ++t) workers.emplace_back(loop, t);
-        loop(0);
-        workers.clear();
-        if (failure) std::rethrow_exception(failure);
-    };
     // The width of a section's values depends on its largest value, so that comes first.
-    in_parallel(sections.size(), [&](std::size_t i, int) {
-        value_bits[i] = section_value_bits(sections[i].kind, max_meaningful_value(sections[i]));
+    parallel_chunks(sections.size(), threads, 1, [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t i = first; i < last; ++i) value_bits[i] = section_value_bits(sections[i].kind, max_meaningful_value(sections[i]));
     });
-    // One encoder per thread and kind: a zstd context is costly to create.
-    std::vector<std::array<std::unique_ptr<PageEncoder>, 3>> encoders(static_cast<std::size_t>(threads));
-    in_parallel(runs.size(), [&](std::size_t r, int thread) {
-        const Run& run = runs[r];
-        const SectionValues& s = sections[run.section];
-        std::unique_ptr<PageEncoder>& encoder = encoders[static_cast<std::size_t>(thread)][static_cast<std::size_t>(s.kind)];
-        if (!encoder) encoder = std::make_unique<PageEncoder>(s.kind, options.zstd_level);
-        encoded[r] = encoder->encode(s.subrange(run.first, run.count), page_positions(s.kind, options), value_bits[run.section]);
+    // A batch of runs shares its encoders (a zstd context is costly to set up); about eight
+    // batches a thread keep the threads finishing together.
+    const std::uint64_t batch = std::max<std::uint64_t>(1, runs.size() / (8 * static_cast<std::uint64_t>(threads)));
+    parallel_chunks(runs.size(), threads, batch, [&](std::uint64_t first, std::uint64_t last) {
+        std::array<std::unique_ptr<PageEncoder>, 3> encoders;
+        for (std::uint64_t r = first; r < last; ++r) {
+            const Run& run = runs[r];
+            const SectionValues& s = sections[run.section];
+            std::unique_ptr<PageEncoder>& encoder = encoders[static_cast<std::size_t>(s.kind)];
+            if (!encoder) encoder = std::make_unique<PageEncoder>(s.kind, options.zstd_level);
+            encoded[r] = encoder->encode(s.subrange(run.first, run.count), page_positions(s.kind, options), value_bits[run.section]);
+        }
     });
 
     std::vector<SectionDescriptor> descriptors(sections.size());
