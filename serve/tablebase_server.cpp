@@ -1,6 +1,7 @@
 #include "serve/tablebase_server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <bit>
 #include <cerrno>
@@ -31,6 +32,15 @@ public:
 
 private:
     ConnectionQueue& queue_;
+};
+
+// cpp-httplib's Server with access to its listening socket: the library (as Debian builds it)
+// listens with a backlog of 5, so a burst of clients connecting at once would see SYNs dropped
+// and retried after 1, 3, 7 s. Linux lets listen() be called again on a listening socket to set
+// a larger backlog, which bind() does through this.
+class HttpServer final : public httplib::Server {
+public:
+    bool set_backlog(int backlog) const { return ::listen(svr_sock_, backlog) == 0; }
 };
 
 void answer_json(Response& res, int status, const Json& body) {
@@ -170,14 +180,14 @@ struct TablebaseServer::Impl {
     ServerOptions options;
     ServerMetrics metrics;
     ConnectionQueue queue;   // declared before http: destroyed after it
-    httplib::Server http;
+    HttpServer http;
     int port = -1;
 };
 
 TablebaseServer::TablebaseServer(std::span<const Database* const> databases, ServerOptions options) {
     if (databases.empty()) throw std::invalid_argument("the server needs at least one database");
     const ServerLimits& l = options.limits;
-    if (l.threads == 0 || l.queued_connections == 0 || l.requests_per_connection == 0 || l.max_fen_bytes == 0 ||
+    if (l.threads == 0 || l.queued_connections == 0 || l.listen_backlog == 0 || l.listen_backlog > 65535 || l.requests_per_connection == 0 || l.max_fen_bytes == 0 ||
         l.read_timeout.count() <= 0 || l.write_timeout.count() <= 0 || l.keep_alive_timeout.count() <= 0) {
         throw std::invalid_argument("server limits must be positive");
     }
@@ -196,6 +206,9 @@ int TablebaseServer::bind() {
         const int error = errno;
         throw std::runtime_error("cannot listen on " + o.bind_address + ":" + std::to_string(o.port) +
                                  (error != 0 ? std::string(": ") + std::strerror(error) : std::string()));
+    }
+    if (!impl_->http.set_backlog(static_cast<int>(o.limits.listen_backlog))) {
+        throw std::runtime_error(std::string("cannot set the listen backlog: ") + std::strerror(errno));
     }
     impl_->port = port;
     return port;

@@ -12,7 +12,8 @@
 // failure of the database itself (corrupt or unreadable files).
 //
 // Bounds (ServerLimits): a fixed number of worker threads, each serving one connection at a
-// time, and a bounded queue of accepted connections (connection_queue.hpp); timeouts on reading
+// time, a bounded queue of accepted connections (connection_queue.hpp) and a bounded listen
+// backlog before it (beyond which the kernel refuses connections); timeouts on reading
 // a request and writing a response and on idle keep-alive connections; a cap on requests per
 // connection, on the request line and headers (cpp-httplib's 8 KiB each), on the body and on the
 // FEN. The work of one request is bounded by the database (a report looks up each move once).
@@ -31,6 +32,7 @@ namespace egdb::serve {
 struct ServerLimits {
     std::size_t threads = 64;        // connections served at once
     std::size_t queued_connections = 256;  // accepted connections waiting for a worker
+    std::size_t listen_backlog = 512;      // connections the kernel holds before they are accepted
     std::chrono::milliseconds read_timeout{5000};        // to receive a request
     std::chrono::milliseconds write_timeout{5000};       // to send a response
     std::chrono::seconds keep_alive_timeout{2};          // an idle connection is closed after this
