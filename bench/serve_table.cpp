@@ -67,6 +67,7 @@ Row load(int port, const std::vector<std::string>& targets, int clients, const S
         threads.emplace_back([&, t] {
             httplib::Client client("127.0.0.1", port);
             client.set_keep_alive(true);
+            client.set_tcp_nodelay(true);
             client.set_read_timeout(std::chrono::seconds(10));
             auto& mine = latencies[static_cast<std::size_t>(t)];
             for (;;) {
