@@ -64,6 +64,8 @@ int run_serve(ServeOptions& o) {
     });
     std::cout << "egdb serve: listening on http://" << o.server.bind_address << ":" << port << "/" << std::endl;
     server.run();
+    // run() also returns when listening fails; the waiter is then woken by a signal of its own.
+    pthread_kill(signal_waiter.native_handle(), SIGTERM);
     signal_waiter.join();
     return kExitOk;
 }

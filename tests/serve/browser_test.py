@@ -138,12 +138,16 @@ def run(egdb: str, out_dir: Path, browser: str, driver_path: str) -> None:
             wait.until(lambda d: "not in the database" in d.find_element(By.ID, "status").text)
             check(listed_moves() == [], "moves of a position the database does not hold")
             driver.save_screenshot(str(out_dir / "serve_page_outside.png"))
+            # SIGTERM stops the server cleanly.
+            server.terminate()
+            check(server.wait(30) == 0, f"egdb serve exited with {server.returncode} on SIGTERM")
             print(f"browser test passed; screenshots in {out_dir}")
         finally:
             if driver is not None:
                 driver.quit()
-            server.terminate()
-            server.wait(30)
+            if server.poll() is None:
+                server.kill()
+                server.wait(30)
 
 
 def main() -> int:
