@@ -16,6 +16,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <set>
+#include <span>
 #include <random>
 #include <string>
 #include <sys/wait.h>
@@ -410,6 +413,45 @@ TEST_F(Serve, PageHealthAndMetrics) {
     EXPECT_LE(latency.at("p99").get<long>(), latency.at("max").get<long>());
     EXPECT_GT(latency.at("max").get<long>(), 0);
     EXPECT_EQ(after.at("connections").at("threads"), 8);
+}
+
+// Several databases: a position goes to the first one that can answer it.
+TEST_F(Serve, APositionIsAnsweredByTheFirstDatabaseThatHoldsIt) {
+    const auto small_dir = test::scratch_path("serve_db2");
+    workflow::build_database(test::unverified_build(small_dir, 2));
+    const std::unique_ptr<Database> small = Database::open(small_dir);
+    auto serve_on = [](std::span<const Database* const> list, auto check) {
+        serve::ServerOptions options;
+        options.port = 0;
+        options.limits.threads = 2;
+        serve::TablebaseServer server(list, options);
+        const int port = server.bind();
+        std::thread runner([&server] { server.run(); });
+        httplib::Client c("127.0.0.1", port);
+        check(c);
+        server.stop();
+        runner.join();
+    };
+    const std::string three = "W:W28,K46:B8", two = "W:W28:B8";
+    const Database* const both[] = {small.get(), db_};
+    serve_on(both, [&](httplib::Client& c) {
+        for (const std::string& fen : {three, two}) {
+            const auto res = c.Get(query("/international", fen));
+            ASSERT_TRUE(res);
+            ASSERT_EQ(res->status, 200) << res->body;
+            const FenPosition fp = parse_fen(fen);
+            EXPECT_EQ(res->body, serve::json_text(serve::tablebase_json(workflow::tablebase_report(*db_, fp.position, fp.side_to_move))));
+        }
+    });
+    const Database* const only_small[] = {small.get()};
+    serve_on(only_small, [&](httplib::Client& c) {
+        const auto res = c.Get(query("/international", three));
+        ASSERT_TRUE(res);
+        EXPECT_EQ(res->status, 404);
+        EXPECT_NE(res->body.find("no database holds positions of 3 pieces"), std::string::npos) << res->body;
+        EXPECT_EQ(c.Get(query("/international", two))->status, 200);
+    });
+    EXPECT_THROW(serve::TablebaseServer({}, serve::ServerOptions{}), std::invalid_argument);
 }
 
 TEST(ServeLatencyHistogram, BucketsCoverEveryValueWithinAnEighth) {
