@@ -141,15 +141,26 @@ void print_serve_benchmark(std::ostream& out, const ServeBenchOptions& o) {
     const int most_clients = *std::max_element(o.clients.begin(), o.clients.end());
     server_options.limits.threads = std::max<std::size_t>(server_options.limits.threads, static_cast<std::size_t>(most_clients));
     const Database* const list[] = {db.get()};
-    serve::TablebaseServer server(list, server_options);
-    const int port = server.bind();
-    std::thread runner([&server] { server.run(); });
+    // A fresh server per row, so that its /metrics (the time inside the handler, without the
+    // network, the queueing and the client) covers that row alone.
     for (const int clients : o.clients) {
+        serve::TablebaseServer server(list, server_options);
+        const int port = server.bind();
+        std::thread runner([&server] { server.run(); });
         Row row = load(port, targets, clients, o);
         print_row(out, row);
+        httplib::Client metrics_client("127.0.0.1", port);
+        if (const auto res = metrics_client.Get("/metrics"); res && res->status == 200) {
+            const serve::Json latency = serve::Json::parse(res->body).at("routes").at("/international").at("latency_us");
+            char line[160];
+            std::snprintf(line, sizeof line, "  %-32s %7s %9s %10s %9lld %9lld %9lld %9lld\n", "(inside the server handler)", "", "",
+                          "", latency.at("p50").get<long long>(), latency.at("p90").get<long long>(),
+                          latency.at("p99").get<long long>(), latency.at("max").get<long long>());
+            out << line;
+        }
+        server.stop();
+        runner.join();
     }
-    server.stop();
-    runner.join();
 }
 
 }  // namespace egdb::bench

@@ -4,7 +4,8 @@
 // percentiles as the clients see them, beside the same reports made offline in one thread (what
 // `egdb probe --json --moves` computes and prints per position). Every row is bounded in
 // requests and in time. The server runs in this process on an ephemeral loopback port with its
-// default limits, so clients and server share the machine's cores as they would on one host.
+// default limits, so clients and server share the machine's cores as they would on one host;
+// below each row, the server's own handler latencies (its /metrics, one fresh server per row).
 #pragma once
 
 #include <cstddef>
