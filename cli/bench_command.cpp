@@ -1,4 +1,5 @@
-// `egdb bench index|perft|build|probe`: the speed tables of bench/, one subcommand each.
+// `egdb bench index|perft|build|probe|serve`: the speed tables of bench/, one subcommand each.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,6 +9,7 @@
 #include "bench/index_table.hpp"
 #include "bench/perft_table.hpp"
 #include "bench/probe_table.hpp"
+#include "bench/serve_table.hpp"
 #include "cli/command.hpp"
 #include "core/index/slice.hpp"
 
@@ -32,6 +34,11 @@ constexpr Benchmark kBenchmarks[] = {
      "lookups per second on random positions of a database (native or Kingsrow): raw and\n"
      "          with search, single calls and batches of 256, 1 and 2 threads, warm and small cache,\n"
      "          against dependent memory loads over the same bytes; bytes per position\n"},
+    {"serve", "--db DIR [--pieces N] [--positions N] [--requests N] [--seconds S] [--clients 1,8,64]\n"
+              "                   [--cache-mb M] [--fens-out FILE]",
+     "requests per second and p50/p90/p99 latency of GET /international on loopback for\n"
+     "          random positions, with 1, 8 and 64 keep-alive clients, beside the same reports\n"
+     "          made offline (egdb probe --json --moves); each row bounded in requests and time\n"},
 };
 
 // The help of `egdb bench` (every benchmark) or, given its name, of one benchmark.
@@ -63,7 +70,7 @@ void add_bench(CLI::App& app) {
     // subcommand is required") names nothing, and which would be reported instead of the word
     // on `egdb bench frobnicate` that names no benchmark.
     benchmarks.callback([&benchmarks] {
-        if (benchmarks.get_subcommands().empty()) throw CLI::RequiredError("a benchmark (index, perft, build or probe)");
+        if (benchmarks.get_subcommands().empty()) throw CLI::RequiredError("a benchmark (index, perft, build, probe or serve)");
     });
 
     const auto index_seconds = std::make_shared<double>(1.0);
@@ -88,6 +95,24 @@ void add_bench(CLI::App& app) {
     add_integer(probe, "--pieces", probe_options->pieces, 2, 2 * kMaxPiecesPerSide);
     add_integer(probe, "--seconds", probe_options->seconds, 1, 600);
     add_integer(probe, "--small-cache-mb", probe_options->small_cache_mb, 1, 1 << 16);
+
+    const auto serve_options = std::make_shared<bench::ServeBenchOptions>();
+    CLI::App& serve = add_benchmark(benchmarks, "serve", serve_options, bench::print_serve_benchmark);
+    serve.add_option("--db", serve_options->database)->type_name("DIR")->required();
+    add_integer(serve, "--pieces", serve_options->pieces, 2, 2 * kMaxPiecesPerSide);
+    add_integer(serve, "--positions", serve_options->positions, 1, 1 << 22);
+    add_integer(serve, "--requests", serve_options->requests, 1, 1 << 24);
+    add_integer(serve, "--seconds", serve_options->seconds, 1, 600);
+    add_integer(serve, "--cache-mb", serve_options->cache_mb, 1, 1 << 20);
+    serve.add_option("--fens-out", serve_options->fens_out)->type_name("FILE");
+    serve.add_option_function<std::string>("--clients", [o = serve_options.get()](const std::string& list) {
+        o->clients.clear();
+        for (std::size_t start = 0; start <= list.size();) {
+            const std::size_t comma = std::min(list.find(',', start), list.size());
+            o->clients.push_back(static_cast<int>(parse_integer(list.substr(start, comma - start), "--clients", 1, 1024)));
+            start = comma + 1;
+        }
+    })->type_name("N,N,...");
 }
 
 }  // namespace egdb::cli

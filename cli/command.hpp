@@ -86,6 +86,7 @@ void add_build(CLI::App& app);
 void add_verify(CLI::App& app);
 void add_probe(CLI::App& app);
 void add_info(CLI::App& app);
+void add_serve(CLI::App& app);
 void add_bench(CLI::App& app);
 
 }  // namespace egdb::cli

@@ -21,6 +21,7 @@ constexpr const char* kUsage =
     "  verify DIR                              check a database: checksums, one-ply consistency\n"
     "  probe --db DIR FEN...|-                 values, distances and best moves of positions\n"
     "  info --db DIR                           slices, sizes, bits per position\n"
+    "  serve --db DIR [--port P]               HTTP tablebase server: JSON API and a web page\n"
     "  bench index|perft|build|probe           speed tables\n"
     "\n"
     "'egdb <command> --help' describes a command. Exit codes: 0 ok, 1 failure, 2 bad input.\n";
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
     add_verify(app);
     add_probe(app);
     add_info(app);
+    add_serve(app);
     add_bench(app);
     add_command(app, "help", kUsage, [] {
         std::cout << kUsage;

@@ -14,12 +14,13 @@
 #include "core/probe/database.hpp"
 #include "core/workflow/info.hpp"
 #include "core/workflow/probe_report.hpp"
+#include "serve/report_json.hpp"
 
 namespace egdb::cli {
 namespace {
 
 constexpr const char* kProbeHelp =
-    "usage: egdb probe --db DIR [--json] [--pv] [--cache-mb M] FEN... | -\n"
+    "usage: egdb probe --db DIR [--json [--moves]] [--pv] [--cache-mb M] FEN... | -\n"
     "Prints, per position, one line:\n"
     "  <fen> wld=<win|loss|draw> dtw=<plies|-> mtc=<plies|-> best=<pdn-move|->\n"
     "Values are for the side to move, distances in plies, captures resolved. DIR may hold a\n"
@@ -28,7 +29,12 @@ constexpr const char* kProbeHelp =
     "  {\"fen\": ..., \"wld\": \"win\"|\"loss\"|\"draw\", \"dtw\": <int>|null, \"mtc\": <int>|null,\n"
     "   \"best\": <pdn-move>|null}\n"
     "--pv adds the principal variation (best moves to the end of the game, by DTW): pv=<moves>,\n"
-    "or \"pv\": [...] in JSON.\n";
+    "or \"pv\": [...] in JSON.\n"
+    "--json --moves prints instead the object GET /international of `egdb serve` answers, one per line:\n"
+    "  {\"category\": \"win\"|\"loss\"|\"draw\", \"dtw_plies\": ..., \"mtc_plies\": ..., \"fen\": ..., \"hub\": ...,\n"
+    "   \"moves\": [{\"pdn\", \"hub\", \"fen\", \"category\", \"dtw_plies\", \"mtc_plies\", \"capture\"}, ...]}\n"
+    "with every legal move, best first, and the value of the position after it for the side to\n"
+    "move there (so the best move of a win is a \"loss\"). It does not combine with --pv.\n";
 
 std::string json_string(const std::string& s) {
     std::string out = "\"";
@@ -68,11 +74,14 @@ struct ProbeOptions {
     std::string dir;
     bool json = false;
     bool want_pv = false;
+    bool moves = false;  // the tablebase report of `egdb serve` (needs json)
     std::size_t cache_mb = 64;
     std::vector<std::string> arguments;  // FENs, and '-' for stdin
 };
 
 int run_probe(const ProbeOptions& o) {
+    if (o.moves && !o.json) throw UsageError("--moves needs --json");
+    if (o.moves && o.want_pv) throw UsageError("--moves does not combine with --pv (the main line is GET /international/mainline)");
     bool from_stdin = false;
     std::vector<std::string> fens;
     for (const std::string& a : o.arguments) {
@@ -107,6 +116,11 @@ int run_probe(const ProbeOptions& o) {
     for (std::size_t i = 0; i < positions.size(); ++i) {
         try {
             const FenPosition& fp = positions[i];
+            if (o.moves) {
+                out += serve::json_text(serve::tablebase_json(workflow::tablebase_report(*db, fp.position, fp.side_to_move)));
+                out += '\n';
+                continue;
+            }
             out += format_line(to_fen(fp.position, fp.side_to_move),
                                workflow::probe_position(*db, fp.position, fp.side_to_move, o.want_pv), o.json, o.want_pv);
         } catch (const LookupNotPossible& e) {
@@ -161,6 +175,7 @@ void add_probe(CLI::App& app) {
     command.add_option("--db", o->dir)->type_name("DIR")->required();
     command.add_flag("--json", o->json);
     command.add_flag("--pv", o->want_pv);
+    command.add_flag("--moves", o->moves);
     add_integer(command, "--cache-mb", o->cache_mb, 1, 1 << 20);
     command.add_option("FEN", o->arguments);
 }

@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git ccache
   libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev libcli11-dev
   openmpi-bin libopenmpi-dev
+  # egdb serve: HTTP and JSON; Chromium and its driver for the test of its page in a browser
+  libcpp-httplib-dev nlohmann-json3-dev chromium chromium-driver
 )
 
 missing=()
@@ -50,11 +52,12 @@ fi
 venv="$(cd "$(dirname "$0")/.." && pwd)/build/venv"
 # pydraughts and dame-rs are test dependencies only: python/tests/test_draughts_packages.py checks
 # egdb's notations against these independent rules engines.
-if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, numpy, pytest, draughts, dame" 2>/dev/null; then
-  echo "setup: preparing $venv (scikit-build-core, pybind11, numpy, pytest, pydraughts, dame-rs)"
+# selenium drives Chromium in the test of egdb serve's page (tests/serve/browser_test.py).
+if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, numpy, pytest, draughts, dame, selenium" 2>/dev/null; then
+  echo "setup: preparing $venv (scikit-build-core, pybind11, numpy, pytest, pydraughts, dame-rs, selenium)"
   [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.12" numpy pytest \
-    pydraughts dame-rs
+    pydraughts dame-rs selenium
 else
   echo "setup: Python environment present"
 fi

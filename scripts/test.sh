@@ -49,7 +49,7 @@ if [[ ! -x $venv/bin/python ]]; then
   # pydraughts and dame-rs are test dependencies only: python/tests/test_draughts_packages.py
   # checks egdb's notations against their rules engines (and skips, saying why, without them).
   "$venv/bin/pip" install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.12" numpy pytest \
-    pydraughts dame-rs
+    pydraughts dame-rs selenium
 fi
 CMAKE_BUILD_PARALLEL_LEVEL="$jobs" "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation ./python
 "$venv/bin/python" -m pytest -q -rs python/tests

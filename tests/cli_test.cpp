@@ -210,6 +210,14 @@ TEST(Cli, BadArgumentsExitTwoNamingTheOption) {
         {"probe " + fen + " --db", "--db needs a value"},
         {"probe --db " + out + " --cache-mb x " + fen, "--cache-mb must be an integer, got \"x\""},
         {"probe " + fen, "--db"},
+        {"probe --db " + out + " --moves " + fen, "--moves needs --json"},
+        {"probe --db " + out + " --json --moves --pv " + fen, "--moves does not combine with --pv"},
+        {"serve --db " + out + " --bogus", "unexpected argument \"--bogus\""},
+        {"serve --db " + out + " --port 65536", "--port must be in 0..65535, got \"65536\""},
+        {"serve --db " + out + " --threads 0", "--threads must be in 1..1024, got \"0\""},
+        {"serve --db", "--db needs a value"},
+        {"serve", "--db"},
+        {"serve --db " + out, "cannot open database"},
         {"info --db " + out + " --bogus", "unexpected argument \"--bogus\""},
         {"info --db", "--db needs a value"},
         {"info", "--db"},
@@ -227,6 +235,9 @@ TEST(Cli, BadArgumentsExitTwoNamingTheOption) {
         {"bench probe --db", "--db needs a value"},
         {"bench probe --db " + out + " --small-cache-mb x", "--small-cache-mb must be an integer, got \"x\""},
         {"bench probe", "--db"},
+        {"bench serve", "--db"},
+        {"bench serve --db " + out + " --clients 1,x", "--clients must be an integer, got \"x\""},
+        {"bench serve --db " + out + " --clients 0", "--clients must be in 1..1024, got \"0\""},
     };
     for (const Case& c : cases) {
         const RunResult r = run_cli(c.args);

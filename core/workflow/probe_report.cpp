@@ -1,5 +1,8 @@
 #include "core/workflow/probe_report.hpp"
 
+#include "core/notation/fen.hpp"
+#include "core/notation/hub_move.hpp"
+#include "core/notation/hub_position.hpp"
 #include "core/notation/pdn_move.hpp"
 #include "core/rules/movegen.hpp"
 
@@ -7,6 +10,107 @@ namespace egdb::workflow {
 
 const char* wld_word(WldValue value) noexcept {
     return value == WldValue::Win ? "win" : value == WldValue::Loss ? "loss" : "draw";
+}
+
+const char* category_word(Category category) noexcept {
+    switch (category) {
+        case Category::Win: return "win";
+        case Category::Loss: return "loss";
+        case Category::Draw: return "draw";
+        case Category::Unknown: break;
+    }
+    return "unknown";
+}
+
+namespace {
+
+Category category_of(WldValue value) noexcept {
+    return value == WldValue::Win ? Category::Win : value == WldValue::Loss ? Category::Loss : Category::Draw;
+}
+
+// A distance of a won or lost position, nullopt when the database holds none for its slice: a
+// report names what is known rather than failing for a kind it was not asked to hold.
+template <class Distance>
+std::optional<int> held_distance(bool held, Distance distance) {
+    if (!held) return std::nullopt;
+    try {
+        return distance();
+    } catch (const LookupNotPossible&) {
+        return std::nullopt;
+    }
+}
+
+// The value of a position reached by a move: Unknown where even its WLD cannot be looked up.
+ValueReport successor_report(const Database& db, const Position& position, Color side_to_move) {
+    try {
+        return value_report(db, position, side_to_move);
+    } catch (const LookupNotPossible&) {
+        return {};
+    }
+}
+
+// The legal moves best first; in generator order when some successor cannot be looked up (the
+// ranking needs every value), which the report then shows as Unknown.
+std::vector<Move> moves_best_first(const Database& db, const Position& position, Color side_to_move) {
+    std::vector<Move> moves;
+    try {
+        for (const RankedMove& r : db.best_moves(position, side_to_move)) moves.push_back(r.move);
+    } catch (const LookupNotPossible&) {
+        moves.clear();
+        MoveList list;
+        generate_moves(position, side_to_move, list);
+        moves.assign(list.begin(), list.end());
+    }
+    return moves;
+}
+
+}  // namespace
+
+ValueReport value_report(const Database& db, const Position& position, Color side_to_move) {
+    ValueReport report;
+    const WldValue wld = db.wld(position, side_to_move);
+    report.category = category_of(wld);
+    if (wld != WldValue::Draw) {
+        report.dtw = held_distance(db.has_dtw(), [&] { return db.dtw(position, side_to_move); });
+        report.mtc = held_distance(db.has_mtc(), [&] { return db.mtc(position, side_to_move); });
+    }
+    return report;
+}
+
+TablebaseReport tablebase_report(const Database& db, const Position& position, Color side_to_move) {
+    TablebaseReport report;
+    report.fen = to_fen(position, side_to_move);
+    report.hub = to_hub_position(position, side_to_move);
+    report.value = value_report(db, position, side_to_move);
+    const Color opponent = opposite(side_to_move);
+    for (const Move& m : moves_best_first(db, position, side_to_move)) {
+        const Position after = apply_move(position, side_to_move, m);
+        report.moves.push_back({.pdn = move_to_pdn(position, side_to_move, m),
+                                .hub = move_to_hub(m),
+                                .fen_after = to_fen(after, opponent),
+                                .capture = m.is_capture(),
+                                .after = successor_report(db, after, opponent)});
+    }
+    return report;
+}
+
+MainlineReport mainline_report(const Database& db, const Position& position, Color side_to_move) {
+    MainlineReport report;
+    const WldValue wld = db.wld(position, side_to_move);
+    if (wld == WldValue::Draw) return report;
+    report.winner = wld == WldValue::Win ? side_to_move : opposite(side_to_move);
+    if (!db.has_dtw()) return report;
+    Position p = position;
+    Color side = side_to_move;
+    for (const Move& m : db.principal_variation(position, side_to_move, DistanceKind::Dtw)) {
+        MainlineMove step{.pdn = move_to_pdn(p, side, m), .hub = move_to_hub(m)};
+        p = apply_move(p, side, m);
+        side = opposite(side);
+        step.fen_after = to_fen(p, side);
+        step.dtw_after = held_distance(true, [&] { return db.dtw(p, side); });
+        report.moves.push_back(std::move(step));
+    }
+    return report;
 }
 
 std::vector<std::string> principal_variation_pdn(const Database& db, const Position& position, Color side_to_move,

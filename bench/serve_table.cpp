@@ -1,0 +1,166 @@
+#include "bench/serve_table.hpp"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "bench/random_samples.hpp"
+#include "core/notation/fen.hpp"
+#include "core/probe/database.hpp"
+#include "core/workflow/probe_report.hpp"
+#include "serve/report_json.hpp"
+#include "serve/tablebase_server.hpp"
+
+namespace egdb::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Row {
+    std::string source;
+    int clients = 1;
+    std::size_t requests = 0;
+    std::size_t errors = 0;
+    double seconds = 0;
+    std::vector<double> latencies_us;
+};
+
+double percentile(std::vector<double>& sorted, double q) {
+    if (sorted.empty()) return 0;
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+    return sorted[std::min(sorted.size(), std::max<std::size_t>(rank, 1)) - 1];
+}
+
+void print_row(std::ostream& out, Row& r) {
+    std::sort(r.latencies_us.begin(), r.latencies_us.end());
+    char line[256];
+    std::snprintf(line, sizeof line, "%-34s %7d %9zu %10.0f %9.0f %9.0f %9.0f %9.0f %7zu\n", r.source.c_str(), r.clients,
+                  r.requests, static_cast<double>(r.requests) / r.seconds, percentile(r.latencies_us, 0.5),
+                  percentile(r.latencies_us, 0.9), percentile(r.latencies_us, 0.99),
+                  r.latencies_us.empty() ? 0.0 : r.latencies_us.back(), r.errors);
+    out << line << std::flush;
+}
+
+double microseconds_since(Clock::time_point start) {
+    return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+// `clients` keep-alive connections asking the positions in turn until `requests` are made or
+// `seconds` have passed; a request that fails or is not answered 200 is an error.
+Row load(int port, const std::vector<std::string>& targets, int clients, const ServeBenchOptions& o) {
+    Row row{.source = "GET /international (loopback)", .clients = clients};
+    std::atomic<std::size_t> next{0};
+    std::vector<std::vector<double>> latencies(static_cast<std::size_t>(clients));
+    std::vector<std::size_t> errors(static_cast<std::size_t>(clients), 0);
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+    const auto start = Clock::now();
+    std::vector<std::thread> threads;
+    for (int t = 0; t < clients; ++t) {
+        threads.emplace_back([&, t] {
+            httplib::Client client("127.0.0.1", port);
+            client.set_keep_alive(true);
+            client.set_tcp_nodelay(true);
+            client.set_read_timeout(std::chrono::seconds(10));
+            auto& mine = latencies[static_cast<std::size_t>(t)];
+            for (;;) {
+                const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+                if (k >= o.requests || Clock::now() >= deadline) break;
+                const auto sent = Clock::now();
+                const auto res = client.Get(targets[k % targets.size()]);
+                mine.push_back(microseconds_since(sent));
+                if (!res || res->status != 200) ++errors[static_cast<std::size_t>(t)];
+            }
+        });
+    }
+    for (std::thread& t : threads) t.join();
+    row.seconds = microseconds_since(start) / 1e6;
+    for (std::size_t t = 0; t < latencies.size(); ++t) {
+        row.latencies_us.insert(row.latencies_us.end(), latencies[t].begin(), latencies[t].end());
+        row.errors += errors[t];
+    }
+    row.requests = row.latencies_us.size();
+    return row;
+}
+
+}  // namespace
+
+void print_serve_benchmark(std::ostream& out, const ServeBenchOptions& o) {
+    DatabaseOptions database_options;
+    database_options.cache_bytes = o.cache_mb << 20;
+    const std::unique_ptr<Database> db = Database::open(split_directory_list(o.database), database_options);
+    const int pieces = o.pieces == 0 ? db->max_pieces() : o.pieces;
+    if (pieces > db->max_pieces()) {
+        throw std::invalid_argument("--pieces " + std::to_string(pieces) + " is more than the database's " +
+                                    std::to_string(db->max_pieces()));
+    }
+    const std::vector<Sample> samples = random_samples(pieces, o.positions);
+    std::vector<std::string> targets;
+    std::ofstream fens;
+    if (!o.fens_out.empty()) fens.open(o.fens_out);
+    for (const Sample& s : samples) {
+        const std::string fen = to_fen(s.position, s.side);
+        targets.push_back("/international?fen=" + httplib::detail::encode_query_param(fen));
+        if (fens) fens << fen << '\n';
+    }
+
+    char header[512];
+    std::snprintf(header, sizeof header,
+                  "egdb bench serve: %zu random positions of %d pieces (%s), at most %zu requests or %.0f s per row;\n"
+                  "latencies in microseconds, per request as the client sees it (offline: per report in this process)\n"
+                  "%-34s %7s %9s %10s %9s %9s %9s %9s %7s\n",
+                  samples.size(), pieces, db->directory().string().c_str(), o.requests, o.seconds, "source", "clients",
+                  "requests", "req/s", "p50", "p90", "p99", "max", "errors");
+    out << header;
+
+    // Offline: the report and its JSON text, as `egdb probe --json --moves` makes them; a first
+    // pass warms the page cache for every row alike.
+    for (const Sample& s : samples) (void)workflow::tablebase_report(*db, s.position, s.side);
+    Row offline{.source = "offline (probe --json --moves)", .clients = 1};
+    const auto start = Clock::now();
+    for (std::size_t k = 0; k < std::min(o.requests, samples.size() * 4); ++k) {
+        const Sample& s = samples[k % samples.size()];
+        const auto t = Clock::now();
+        const std::string text = serve::json_text(serve::tablebase_json(workflow::tablebase_report(*db, s.position, s.side)));
+        offline.latencies_us.push_back(microseconds_since(t));
+        if (text.empty()) ++offline.errors;
+    }
+    offline.seconds = microseconds_since(start) / 1e6;
+    offline.requests = offline.latencies_us.size();
+    print_row(out, offline);
+
+    serve::ServerOptions server_options;
+    server_options.port = 0;
+    const int most_clients = *std::max_element(o.clients.begin(), o.clients.end());
+    server_options.limits.threads = std::max<std::size_t>(server_options.limits.threads, static_cast<std::size_t>(most_clients));
+    const Database* const list[] = {db.get()};
+    // A fresh server per row, so that its /metrics (the time inside the handler, without the
+    // network, the queueing and the client) covers that row alone.
+    for (const int clients : o.clients) {
+        serve::TablebaseServer server(list, server_options);
+        const int port = server.bind();
+        std::thread runner([&server] { server.run(); });
+        Row row = load(port, targets, clients, o);
+        print_row(out, row);
+        httplib::Client metrics_client("127.0.0.1", port);
+        if (const auto res = metrics_client.Get("/metrics"); res && res->status == 200) {
+            const serve::Json latency = serve::Json::parse(res->body).at("routes").at("/international").at("latency_us");
+            char line[160];
+            std::snprintf(line, sizeof line, "  %-32s %7s %9s %10s %9lld %9lld %9lld %9lld\n", "(inside the server handler)", "", "",
+                          "", latency.at("p50").get<long long>(), latency.at("p90").get<long long>(),
+                          latency.at("p99").get<long long>(), latency.at("max").get<long long>());
+            out << line;
+        }
+        server.stop();
+        runner.join();
+    }
+}
+
+}  // namespace egdb::bench

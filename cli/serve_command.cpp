@@ -1,0 +1,89 @@
+// `egdb serve`: the tablebase server (serve/tablebase_server.hpp) on one or more databases; this
+// file reads the arguments, opens the databases and runs the server until SIGINT or SIGTERM.
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <pthread.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "core/probe/database.hpp"
+#include "serve/tablebase_server.hpp"
+
+namespace egdb::cli {
+namespace {
+
+constexpr const char* kServeHelp =
+    "usage: egdb serve --db DIR [--db DIR2 ...] [--port P] [--bind ADDR] [--threads T] [--queue N]\n"
+    "                  [--cache-mb M]\n"
+    "Serves the databases over HTTP until interrupted (SIGINT, SIGTERM). A position is answered by\n"
+    "the first --db that can answer it; each DIR may itself be a ';' list of directories read as\n"
+    "one database (as --db of probe). Prints one line when it listens:\n"
+    "  egdb serve: listening on http://ADDR:PORT/\n"
+    "  GET /international?fen=FEN           value, distances and every move, best first (JSON)\n"
+    "  GET /international/mainline?fen=FEN  the principal variation and the winner (JSON)\n"
+    "  GET /                                the web page to explore positions\n"
+    "  GET /health, GET /metrics            status; request counts and latency percentiles\n"
+    "--port 0 takes any free port (default 8080); --bind defaults to 127.0.0.1 (use 0.0.0.0 to\n"
+    "serve other machines). --threads T (default 64) connections are served at once, up to\n"
+    "--queue N (default 256) more wait; idle connections are closed after 2 s, requests must\n"
+    "arrive and answers leave within 5 s. --cache-mb is each database's page cache (default 64).\n";
+
+struct ServeOptions {
+    std::vector<std::string> databases;
+    serve::ServerOptions server;
+    std::size_t cache_mb = 64;
+};
+
+int run_serve(ServeOptions& o) {
+    DatabaseOptions database_options;
+    database_options.cache_bytes = o.cache_mb << 20;
+    std::vector<std::unique_ptr<Database>> owned;
+    std::vector<const Database*> databases;
+    for (const std::string& dir : o.databases) {
+        owned.push_back(Database::open(split_directory_list(dir), database_options));
+        databases.push_back(owned.back().get());
+    }
+    // SIGINT and SIGTERM are taken by one thread that waits for them and stops the server: the
+    // workers never see a signal, and no handler needs global state. Blocked before any thread
+    // starts, so that every thread inherits the mask.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+    serve::TablebaseServer server(databases, o.server);
+    const int port = server.bind();
+    std::thread signal_waiter([&server, &stop_signals] {
+        int signal = 0;
+        sigwait(&stop_signals, &signal);
+        server.stop();
+    });
+    std::cout << "egdb serve: listening on http://" << o.server.bind_address << ":" << port << "/" << std::endl;
+    server.run();
+    // run() also returns when listening fails; the waiter is then woken by a signal of its own.
+    pthread_kill(signal_waiter.native_handle(), SIGTERM);
+    signal_waiter.join();
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_serve(CLI::App& app) {
+    const auto o = std::make_shared<ServeOptions>();
+    CLI::App& command = add_command(app, "serve", kServeHelp, [o] { return run_serve(*o); });
+    command.add_option("--db", o->databases)
+        ->type_name("DIR")
+        ->required()
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    add_integer(command, "--port", o->server.port, 0, 65535);
+    command.add_option("--bind", o->server.bind_address)->type_name("ADDR");
+    add_integer(command, "--threads", o->server.limits.threads, 1, 1024);
+    add_integer(command, "--queue", o->server.limits.queued_connections, 1, 1 << 16);
+    add_integer(command, "--cache-mb", o->cache_mb, 1, 1 << 20);
+}
+
+}  // namespace egdb::cli
