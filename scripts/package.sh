@@ -44,7 +44,7 @@ fi
 
 if wants c; then
   rm -rf "$dist/prefix"
-  cmake --install build-portable --prefix "$dist/prefix" >/dev/null
+  cmake --install build-portable --prefix "$dist/prefix" --strip >/dev/null
   echo "package: installed into $dist/prefix"
 fi
 
