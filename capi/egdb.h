@@ -45,7 +45,10 @@
 #define EGDB_CALL
 #endif
 
-#if defined(_WIN32)
+#if defined(EGDB_STATIC)
+/* Linked from the static library libegdb.a (CMake: egdb::egdb): nothing to import. */
+#define EGDB_API
+#elif defined(_WIN32)
 #if defined(EGDB_BUILDING_LIBRARY)
 #define EGDB_API __declspec(dllexport)
 #else

