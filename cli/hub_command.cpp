@@ -100,8 +100,10 @@ int run_hub(const HubOptions& o) {
     };
     LineBuffer gui_input;
     LineBuffer engine_output;
+    bool gui_open = true;
+    bool stop_sent = false;
     while (!session.quit()) {
-        pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {engine_open ? engine->output_fd() : -1, POLLIN, 0}};
+        pollfd fds[2] = {{gui_open ? STDIN_FILENO : -1, POLLIN, 0}, {engine_open ? engine->output_fd() : -1, POLLIN, 0}};
         if (poll(fds, 2, -1) < 0) {
             if (errno == EINTR) continue;
             throw std::runtime_error(std::string("poll failed: ") + std::strerror(errno));
@@ -116,7 +118,7 @@ int run_hub(const HubOptions& o) {
                 dispatch(session.engine_exited());
             }
         }
-        if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
+        if (gui_open && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
             const bool more = read_some(STDIN_FILENO, gui_input);
             while (!session.quit()) {
                 std::optional<std::string> line = gui_input.next_line();
@@ -124,8 +126,19 @@ int run_hub(const HubOptions& o) {
                 if (!line) break;
                 dispatch(session.from_gui(*line));
             }
-            // The end of the GUI's input: the protocol says to quit as directly as possible.
-            if (!more) break;
+            if (!more) gui_open = false;
+        }
+        if (!gui_open) {
+            // The end of the GUI's input. The protocol says to quit as directly as possible (the
+            // GUI may have crashed); what the engine still owes for lines already sent is
+            // relayed first, so that piped input (a script, a test) gets every answer, and a
+            // search is stopped so that this ends.
+            if (!session.awaiting_engine() || !engine_open) break;
+            if (!session.engine_searching()) stop_sent = false;  // a held go may start another search
+            if (session.engine_searching() && !stop_sent) {
+                engine->write_line("stop");
+                stop_sent = true;
+            }
         }
     }
     return kExitOk;  // the engine is ended by ChildProcess's destructor

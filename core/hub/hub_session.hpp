@@ -54,6 +54,11 @@ public:
     bool quit() const noexcept { return quit_; }
     // Whether a search of the wrapped engine is under way (a `go` sent, its `done` not seen).
     bool engine_searching() const noexcept { return engine_searching_; }
+    // Whether an answer of the wrapped engine is still to come for the GUI (its wait, ready,
+    // pong or done), or GUI lines are held until one comes.
+    bool awaiting_engine() const noexcept {
+        return engine_ && (handshake_ || ready_pending_ || pongs_pending_ > 0 || engine_searching_ || !held_.empty());
+    }
 
 private:
     struct Game {
