@@ -7,13 +7,12 @@ strings must be accepted back. Independent rules engines thus check egdb's notat
 played out in dame-rs along egdb's best moves checks the signed values and the distances.
 
 The packages are test dependencies only (scripts/test.sh installs them); a module that cannot be
-imported skips its tests, saying why. pydraughts and py-draughts both install a module named
+imported skips its tests, saying why (the fixtures ``dame`` and ``pydraughts`` of conftest.py). pydraughts and py-draughts both install a module named
 ``draughts``; the pydraughts tests check which one they got.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from pathlib import Path
 from types import ModuleType
@@ -22,36 +21,6 @@ import pytest
 
 import egdb
 from egdb import Color, Position, Slice
-
-
-def import_or_skip(module: str, distribution: str, check: str) -> ModuleType:
-    """The module, or a skip that says why it cannot be used (printed with pytest -rs)."""
-    try:
-        mod = importlib.import_module(module)
-    except Exception as e:  # noqa: BLE001 - any import failure is a reason to skip
-        reason = f"{distribution} ({module}) cannot be imported: {type(e).__name__}: {e}"
-        print(reason)
-        pytest.skip(reason)
-    if not hasattr(mod, check):
-        reason = f"the module {module} is not {distribution} (no {check}; another package with the same name?)"
-        print(reason)
-        pytest.skip(reason)
-    return mod
-
-
-@pytest.fixture(scope="module")
-def dame() -> ModuleType:
-    return import_or_skip("dame", "dame-rs", "Board")
-
-
-@pytest.fixture(scope="module")
-def pydraughts() -> ModuleType:
-    mod = import_or_skip("draughts", "pydraughts", "Board")
-    if not hasattr(mod.Board(), "variant") or not hasattr(mod.Board()._game, "get_fen"):
-        reason = "the module draughts is not pydraughts (py-draughts installs a module of the same name)"
-        print(reason)
-        pytest.skip(reason)
-    return mod
 
 
 def random_games(count: int, seed: int, plies: int) -> list[list[int]]:
