@@ -307,3 +307,22 @@ def test_hub_plays_from_kingsrow_folders(pydraughts: ModuleType, kingsrow_instal
         assert [m.hub_move for m in board.move_stack][-1] == "13x24x19"
     finally:
         close(hub)
+
+
+def test_readme_pydraughts_example_runs(pydraughts: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pydraughts example of README.md's "Hub engine" section, as written, with the built
+    egdb first on PATH."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"^### Hub engine: `egdb hub`\n(.*?)(?=^##|\Z)", text, re.S | re.M)
+    assert section, "README.md has no '### Hub engine' section"
+    block = re.search(r"```python\n(.*?)```", section.group(1), re.S)
+    assert block, "the Hub engine section of README.md has no ```python example"
+    monkeypatch.setenv("PATH", f"{egdb_cli().parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block.group(1), "README.md (Hub engine example)", "exec"), {"__name__": "__readme__"})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["28-23 {'win': -3}", "26-31 {'win': 3}", "23-19 {'win': -2}", "31-9 {'win': 2}",
+                     "19-14 {'win': -1}", "9x20x14 {'win': 1}"]
