@@ -208,6 +208,31 @@ def test_egdb_beats_dame_in_at_most_dtw_plies_and_holds_draws(
         close(dame)
 
 
+def play_wrapped(pydraughts: ModuleType, wrapped: Any, board: Any, db4: egdb.Database) -> int:
+    """Plays `board` to its end by the game's rules (pydraughts' is_over: no move, or a draw rule)
+    with the wrapped engine on both sides; returns the moves the database answered."""
+    limit = pydraughts.engine.Limit(depth=4)
+    from_database = 0
+    while not board.is_over() and board.legal_moves():
+        pieces = egdb.position.as_position(board).piece_count
+        # The moves so far go along (pydraughts' HubEngine sends them), as in a real game.
+        result = wrapped.play(board, limit, False)
+        assert result.move.hub_move in {m.hub_move for m in board.legal_moves()}, board.fen
+        if pieces <= 4:
+            # The database's answer: its own info fields, and a move that keeps the value.
+            assert result.info.get("wld") in {"win", "loss", "draw"}, (board.fen, result.info)
+            from_database += 1
+            before = db4.probe_wdl(board)
+            board.push(result.move)
+            if board.legal_moves():
+                assert -db4.probe_wdl(board) == before, board.fen
+        else:
+            assert "wld" not in result.info, (board.fen, result.info)  # dame's search
+            board.push(result.move)
+        assert len(board.move_stack) < 600, "the game does not end"
+    return from_database
+
+
 def test_wrapped_dame_plays_a_whole_game_from_the_start(
         pydraughts: ModuleType, db4_dir: Path, db4: egdb.Database, protocol_warnings: list[logging.LogRecord]) -> None:
     dame = dame_cli()
@@ -216,31 +241,25 @@ def test_wrapped_dame_plays_a_whole_game_from_the_start(
     assert "hash" in wrapped.options  # dame's parameters reach the client
     wrapped.setoption("hash", 16)
     wrapped.ping()
-    board = pydraughts.Board()
-    limit = pydraughts.engine.Limit(depth=4)
-    from_database = 0
     try:
-        while not board.is_over() and board.legal_moves():
-            pieces = egdb.position.as_position(board).piece_count
-            result = wrapped.play(board, limit, False)
-            assert result.move.hub_move in {m.hub_move for m in board.legal_moves()}, board.fen
-            if pieces <= 4:
-                # The database's answer: its own info fields, and a move that keeps the value.
-                assert result.info.get("wld") in {"win", "loss", "draw"}, (board.fen, result.info)
-                from_database += 1
-                before = db4.probe_wdl(board)
-                board.push(result.move)
-                if board.legal_moves():
-                    assert -db4.probe_wdl(board) == before, board.fen
-            else:
-                assert "wld" not in result.info, (board.fen, result.info)  # dame's search
-                board.push(result.move)
-            assert len(board.move_stack) < 600, "the game does not end"
+        board = pydraughts.Board()
+        play_wrapped(pydraughts, wrapped, board, db4)
+        assert len(board.move_stack) > 20 and (board.is_over() or not board.legal_moves())
+        print(f"game from the start: {len(board.move_stack)} plies, result {board.winner()}")
+        # Games from positions of 6 pieces cross from dame's search into the database.
+        from_database = 0
+        rng = random.Random(9)
+        for _ in range(3):
+            s = Slice(2, 1, 2, 1)
+            start = Position.from_index(rng.randrange(s.size()), s, Color(rng.randrange(2)))
+            board = pydraughts.Board(fen=start.fen())
+            wrapped.send("new-game")
+            from_database += play_wrapped(pydraughts, wrapped, board, db4)
+        assert from_database > 0
+        print(f"games from 6 pieces: {from_database} moves from the database")
         wrapped.ping()
     finally:
         close(wrapped)
-    assert len(board.move_stack) > 20
-    print(f"game of {len(board.move_stack)} plies, {from_database} moves from the database, result {board.winner()}")
 
 
 def test_hub_without_engine_answers_uncovered_positions_with_an_error(pydraughts: ModuleType, db4_dir: Path) -> None:
