@@ -175,3 +175,75 @@ def test_pydraughts_board_probes(pydraughts: ModuleType, db: egdb.Database) -> N
     other = pydraughts.Board("frisian", fen="W:W28:BK26")
     with pytest.raises(ValueError, match="international"):
         db.probe_wld(other)
+
+
+# --- py-draughts ---------------------------------------------------------------------------------
+
+# py-draughts installs a module named ``draughts``, as pydraughts does, so it lives in a folder of
+# its own (scripts/setup.sh: build/py-draughts, or the folder in EGDB_PY_DRAUGHTS) and runs in a
+# separate interpreter: this script prints its FEN and move strings.
+PY_DRAUGHTS_GAMES = r"""
+import random, sys
+import draughts
+assert hasattr(draughts, "StandardBoard"), "not py-draughts"
+rng = random.Random(int(sys.argv[1]))
+for start in sys.stdin.read().split("\n"):
+    if not start:
+        continue
+    board = draughts.StandardBoard.from_fen(start)
+    for _ in range(40):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = moves[rng.randrange(len(moves))]
+        print(board.fen + "\t" + str(move))
+        board.push(move)
+    print(board.fen + "\t-")
+"""
+
+PY_DRAUGHTS_READ = r"""
+import sys
+import draughts
+for fen in sys.stdin.read().split("\n"):
+    if fen:
+        print(draughts.StandardBoard.from_fen(fen).fen)
+"""
+
+
+def run_py_draughts(script: str, lines: list[str], *args: str) -> list[str]:
+    import os
+    import subprocess
+    import sys
+
+    folder = Path(os.environ.get("EGDB_PY_DRAUGHTS", Path(__file__).resolve().parents[2] / "build" / "py-draughts"))
+    if not (folder / "draughts").is_dir():
+        reason = f"py-draughts is not installed in {folder} (scripts/setup.sh installs it there)"
+        print(reason)
+        pytest.skip(reason)
+    env = dict(os.environ, PYTHONPATH=str(folder))
+    done = subprocess.run([sys.executable, "-c", script, *args], input="\n".join(lines), capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_py_draughts_fen_and_moves_round_trip() -> None:
+    """Random games in py-draughts: its FEN (the PDN tag ``[FEN "..."]``) reads in egdb as the
+    position its move leads to; egdb's own FEN reads back in py-draughts as the same position."""
+    starts = [Position.from_fen("W:W31-50:B1-20")] + endgame_starts(30, 12)
+    rows = [line.split("\t") for line in run_py_draughts(PY_DRAUGHTS_GAMES, [p.fen() for p in starts], "13")]
+    assert rows and all(len(r) == 2 for r in rows)
+    assert rows[0][0].startswith('[FEN "W:W')  # py-draughts' own form, the PDN tag
+    plies = captures = 0
+    for (fen, move), (next_fen, _) in zip(rows, rows[1:]):
+        if move == "-":
+            continue  # the game ended; the next row starts another
+        p = Position.from_fen(fen)
+        assert p.play(move) == Position.from_fen(next_fen), (fen, move)
+        plies += 1
+        captures += "x" in move
+    assert plies > 400 and captures > 30, (plies, captures)
+    # egdb's FEN of every position, read back by py-draughts, is the position py-draughts wrote.
+    positions = [Position.from_fen(fen) for fen, _ in rows]
+    back = run_py_draughts(PY_DRAUGHTS_READ, [p.fen() for p in positions])
+    assert [Position.from_fen(f) for f in back] == positions
