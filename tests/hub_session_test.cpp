@@ -387,6 +387,11 @@ TEST_F(HubSessionTest, WrappedEngineGetsTheRestAndItsAnswersAreRelayed) {
     EXPECT_EQ(session.from_engine("info depth=1 score=0.08 pv=32-27"),
               (std::vector<HubReply>{{To::Gui, "info depth=1 score=0.08 pv=32-27"}}));
     EXPECT_EQ(session.from_gui("ping"), (std::vector<HubReply>{{To::Engine, "ping"}}));
+    // A second go during the search is not the protocol: said so, and the search goes on.
+    const std::vector<std::string> second = gui_lines(session.from_gui("go think"));
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_TRUE(second[0].starts_with("error message=\"go during a search")) << second[0];
+    EXPECT_TRUE(session.engine_searching());
     EXPECT_EQ(session.from_gui("stop"), (std::vector<HubReply>{{To::Engine, "stop"}}));
     EXPECT_EQ(session.from_engine("done move=32-27 ponder=18-22"),
               (std::vector<HubReply>{{To::Gui, "done move=32-27 ponder=18-22"}}));

@@ -164,12 +164,23 @@ std::string HubSession::uncovered_reason() const {
 }
 
 void HubSession::on_go(std::string_view text, std::vector<HubReply>& out) {
-    if (engine_searching_) return;  // the GUI sends no go during a search; the engine has one to finish
+    if (engine_searching_) {
+        // The protocol has no go during a search; the engine's search goes on and ends with its done.
+        out.push_back(error_line("go during a search of the wrapped engine: ignored"));
+        return;
+    }
     if (game_ && international_) {
         const FenPosition& now = game_->positions.back();
-        if (const std::optional<EndgameMove> answer = endgame_move(db_, now.position, now.side_to_move, game_->positions)) {
-            answer_from_database(*answer, out);
-            return;
+        try {
+            if (const std::optional<EndgameMove> answer = endgame_move(db_, now.position, now.side_to_move, game_->positions)) {
+                answer_from_database(*answer, out);
+                return;
+            }
+        } catch (const std::exception& e) {
+            // A database that fails (an unreadable or corrupt file) must not end the session: the
+            // engine, if any, plays the position, and the GUI is told either way.
+            out.push_back(error_line(std::string("the databases failed on this position: ") + e.what()));
+            if (!engine_) return;
         }
     }
     if (engine_) {
