@@ -132,6 +132,8 @@ def test_pydraughts_fen_and_hub_position_agree_with_egdb(pydraughts: ModuleType)
     for p in [Position.from_fen("W:W31-50:B1-20")] + endgame_starts(200, 6):
         board = pydraughts.Board(fen=p.fen())
         assert egdb.position.as_position(board) == p  # pydraughts' Board.fen is a property
+        # The Lidraughts form pydraughts writes for lidraughts-bot (its Forsyth.scala dialect).
+        assert Position.from_fen(board._game.get_li_fen()) == p
         hub = board._game.get_fen()  # what HubEngine.go sends after pos=
         assert Position.from_hub(hub) == p
         assert p.hub() == hub
