@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "core/probe/database.hpp"
+
 namespace egdb::cli {
 
 UsageError line_error(std::size_t line_number, std::string_view token, std::string_view message) {
@@ -73,6 +75,18 @@ void add_gibibytes(CLI::App& command, const std::string& name, std::uint64_t& by
                                               bytes = static_cast<std::uint64_t>(gib * 1073741824.0);
                                           })
         ->type_name("G");
+}
+
+}  // namespace egdb::cli
+
+namespace egdb::cli {
+
+std::vector<std::filesystem::path> database_directories(const std::vector<std::string>& options) {
+    std::vector<std::filesystem::path> directories;
+    for (const std::string& option : options) {
+        for (std::filesystem::path& d : split_directory_list(option)) directories.push_back(std::move(d));
+    }
+    return directories;
 }
 
 }  // namespace egdb::cli

@@ -9,10 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -74,6 +76,11 @@ CLI::Option* add_integer(CLI::App& command, const std::string& name, T& value, s
 // Adds option `name` taking a positive number of GiB (decimals allowed: "0.5") stored in bytes.
 void add_gibibytes(CLI::App& command, const std::string& name, std::uint64_t& bytes);
 
+// The directories of the repeated --db options of probe and hub, each of which may itself be a
+// ';'-separated list (split_directory_list), in order: Database::open takes each kind of data
+// from the first that holds it.
+std::vector<std::filesystem::path> database_directories(const std::vector<std::string>& options);
+
 // The lines `egdb verify` prints for a finished verification (also the end of `egdb build`).
 void print_verify_result(const workflow::VerifyResult& result);
 
@@ -88,5 +95,6 @@ void add_probe(CLI::App& app);
 void add_info(CLI::App& app);
 void add_serve(CLI::App& app);
 void add_bench(CLI::App& app);
+void add_hub(CLI::App& app);
 
 }  // namespace egdb::cli

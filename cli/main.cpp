@@ -19,8 +19,9 @@ constexpr const char* kUsage =
     "  position                                <nbm> <nbk> <nwm> <nwk> <index> lines on stdin -> FEN\n"
     "  build --pieces N --out DIR              solve every endgame up to N pieces into DIR\n"
     "  verify DIR                              check a database: checksums, one-ply consistency\n"
-    "  probe --db DIR FEN...|-                 values, distances and best moves of positions\n"
+    "  probe --db DIR... FEN...|-              values, distances and best moves of positions\n"
     "  info --db DIR                           slices, sizes, bits per position\n"
+    "  hub --db DIR [--engine CMD]             Hub protocol engine: database moves, the rest to CMD\n"
     "  serve --db DIR [--port P]               HTTP tablebase server: JSON API and a web page\n"
     "  bench index|perft|build|probe           speed tables\n"
     "\n"
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
     add_info(app);
     add_serve(app);
     add_bench(app);
+    add_hub(app);
     add_command(app, "help", kUsage, [] {
         std::cout << kUsage;
         return kExitOk;

@@ -20,12 +20,14 @@ namespace egdb::cli {
 namespace {
 
 constexpr const char* kProbeHelp =
-    "usage: egdb probe --db DIR [--json [--moves]] [--pv] [--cache-mb M] FEN... | -\n"
+    "usage: egdb probe --db DIR [--db DIR2 ...] [--json [--moves]] [--pv] [--cache-mb M] FEN... | -\n"
     "Prints, per position, one line:\n"
     "  <fen> wld=<win|loss|draw> dtw=<plies|-> mtc=<plies|-> best=<pdn-move|->\n"
     "Values are for the side to move, distances in plies, captures resolved. DIR may hold a\n"
-    "native egdb database or Kingsrow files (WLD, with MTC and DTW alongside). '-' reads FENs from\n"
-    "stdin, one per line. --json prints one JSON object per line instead:\n"
+    "native egdb database or Kingsrow files (WLD, with MTC and DTW alongside); several --db (or one\n"
+    "DIR list separated by ';') open as one database, each kind of data taken from the first\n"
+    "directory holding it (a Kingsrow installation's wld_database, mtc_database, dtw_database).\n"
+    "'-' reads FENs from stdin, one per line. --json prints one JSON object per line instead:\n"
     "  {\"fen\": ..., \"wld\": \"win\"|\"loss\"|\"draw\", \"dtw\": <int>|null, \"mtc\": <int>|null,\n"
     "   \"best\": <pdn-move>|null}\n"
     "--pv adds the principal variation (best moves to the end of the game, by DTW): pv=<moves>,\n"
@@ -71,7 +73,7 @@ std::string format_line(const std::string& fen, const workflow::ProbeReport& r, 
 }
 
 struct ProbeOptions {
-    std::string dir;
+    std::vector<std::string> directories;
     bool json = false;
     bool want_pv = false;
     bool moves = false;  // the tablebase report of `egdb serve` (needs json)
@@ -111,7 +113,7 @@ int run_probe(const ProbeOptions& o) {
     }
     DatabaseOptions options;
     options.cache_bytes = o.cache_mb << 20;
-    const std::unique_ptr<Database> db = Database::open(split_directory_list(o.dir), options);
+    const std::unique_ptr<Database> db = Database::open(database_directories(o.directories), options);
     std::string out;
     for (std::size_t i = 0; i < positions.size(); ++i) {
         try {
@@ -172,7 +174,11 @@ int run_info(const std::string& dir) {
 void add_probe(CLI::App& app) {
     const auto o = std::make_shared<ProbeOptions>();
     CLI::App& command = add_command(app, "probe", kProbeHelp, [o] { return run_probe(*o); });
-    command.add_option("--db", o->dir)->type_name("DIR")->required();
+    command.add_option("--db", o->directories)
+        ->type_name("DIR")
+        ->required()
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->allow_extra_args(false);  // one directory per --db: what follows is a FEN or another option
     command.add_flag("--json", o->json);
     command.add_flag("--pv", o->want_pv);
     command.add_flag("--moves", o->moves);

