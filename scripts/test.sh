@@ -6,7 +6,11 @@
 #   3. the concurrency tests under ThreadSanitizer;
 #   4. the Python package (pip install ./python, then pytest: includes the README example, the VBA
 #      declaration check, and the MinGW-w64 cross build of egdb.dll for x86-64 and i686 into
-#      build-mingw-<arch> with the check of its export table) and the Java binding (mvn test).
+#      build-mingw-<arch> with the check of its export table) and the Java binding (mvn test);
+#   5. the libFuzzer harnesses of fuzz/ (Clang, ASan + UBSan), each for 25 s from its seed corpus
+#      (scripts/fuzz.sh; scripts/fuzz-long.sh runs them for longer);
+#   6. the Windows DLL executed: tests/c/capi_test.c cross-compiled with MinGW-w64 and run under
+#      Wine with egdb.dll (x86-64; i686 when wine32 is installed, else reported as skipped).
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,3 +61,14 @@ CMAKE_BUILD_PARALLEL_LEVEL="$jobs" "$venv/bin/pip" install -q --disable-pip-vers
 echo "== Java binding: JNI library, then mvn test (JUnit 5)"
 cmake --build build -j "$jobs" --target egdb_jni
 mvn -B --no-transfer-progress -f java/pom.xml test -Degdb.native.dir="$PWD/build/bindings/java"
+
+echo "== Fuzzing: every libFuzzer harness of fuzz/ for 25 s, two at a time (scripts/fuzz.sh)"
+scripts/fuzz.sh 25
+
+echo "== Windows DLL under Wine: the C test program with egdb.dll (tests/windows/wine_capi_test.sh)"
+for arch in x86_64 i686; do
+  status=0
+  tests/windows/wine_capi_test.sh "$arch" "${EGDB_SHARED_DIR:-$PWD/../shared}/oracles/kingsrow_example_wld.txt" || status=$?
+  # 77: Wine for this architecture is not installed (the script says which package is missing).
+  if [[ $status -ne 0 && $status -ne 77 ]]; then exit "$status"; fi
+done
