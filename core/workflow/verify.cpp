@@ -1,5 +1,6 @@
 #include "core/workflow/verify.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -51,6 +52,11 @@ VerifyResult verify_kingsrow(const Database& db, const VerifyRequest& request) {
         files.files = kingsrow::verify_files(db.directory(), type, db.max_pieces());
         files.egdb_identifying_file = kingsrow::egdb_identifying_file(db.directory(), type, db.max_pieces());
         files.written_by_egdb = !files.egdb_identifying_file.empty();
+        if (files.written_by_egdb && std::none_of(files.files.begin(), files.files.end(), [&](const kingsrow::FileCheck& f) {
+                return f.file == files.egdb_identifying_file;
+            })) {
+            files.files.push_back(kingsrow::check_identifying_file(db.directory(), type, db.max_pieces()));
+        }
         files.ok = kingsrow::files_pass(files.files, files.egdb_identifying_file);
         for (const kingsrow::FileCheck& f : files.files) {
             report_item(request, VerifyItem{f.file, 0, f.status == kingsrow::FileStatus::Ok ? 0u : 1u, true, 0, ++done, 0});

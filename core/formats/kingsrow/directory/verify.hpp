@@ -53,6 +53,11 @@ bool written_by_egdb(const std::filesystem::path& directory, DbType type, int ma
 // when the set is not egdb's.
 std::string egdb_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces);
 
+// The check of the identifying index file of an egdb-written set against its identification CRC-32
+// (for the types without published values, MTC, whose files verify_files does not list).
+// Precondition: egdb_identifying_file(directory, type, max_pieces) is not empty.
+FileCheck check_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces);
+
 // A type's checks pass when every file is ok, or, for a set written by egdb (its identifying file
 // named by `egdb_identifying`, else empty), when none is missing and the identifying file is ok:
 // the other files differ from the published ones by construction.
