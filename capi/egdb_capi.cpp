@@ -15,7 +15,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "core/formats/kingsrow/result.hpp"
@@ -61,31 +63,63 @@ std::filesystem::path utf8_path(const char* text) {
 Position to_cpp(const EgdbPosition& p) noexcept { return {p.black, p.white, p.king}; }
 EgdbPosition to_c(const Position& p) noexcept { return {p.black, p.white, p.king}; }
 
+// A message kept for a thread: a fixed buffer, truncated (ending in "...") when longer.
+//
+// Why not std::string: a thread_local with a destructor breaks the Windows DLL. Built with
+// MinGW-w64, its emulated TLS and libstdc++'s thread-exit destructors made a program whose
+// threads had called a failing function hang at exit (tests/windows/thread_exit_test.c under
+// Wine); objects that need no destructor avoid that machinery altogether.
+class ErrorText {
+public:
+    static constexpr std::size_t kBytes = 2048;
+
+    void assign(std::string_view message) noexcept {
+        const std::size_t n = std::min(message.size(), kBytes - 1);
+        std::copy_n(message.data(), n, text_.data());
+        text_[n] = '\0';
+        if (n < message.size()) std::copy_n("...", 3, text_.data() + n - 3);
+    }
+    const char* c_str() const noexcept { return text_.data(); }
+
+private:
+    std::array<char, kBytes> text_{};
+};
+
 // The messages of this thread's failed calls: egdb_last_error(-1) reads the last call without a
 // valid handle, egdb_last_error(h) the last call on handle h made by this thread. Per thread, not
 // per handle, because lookups on one handle may run on many threads at once and each must read
-// its own failure, not another thread's.
+// its own failure, not another thread's. The last kHandles handles a thread failed on keep their
+// message (a thread working on more databases forgets the oldest).
 struct ThreadErrors {
-    std::string without_handle;
-    std::vector<std::pair<int, std::string>> by_handle;  // few handles per thread; never reused
+    static constexpr std::size_t kHandles = 8;
+    struct HandleMessage {
+        int handle = -1;
+        ErrorText message;
+    };
+    ErrorText without_handle;
+    std::array<HandleMessage, kHandles> by_handle;
+    std::size_t next = 0;  // the slot a new handle takes
 
-    std::string* slot(int handle) {
-        for (auto& [h, message] : by_handle) {
-            if (h == handle) return &message;
+    const ErrorText* slot(int handle) const noexcept {
+        for (const HandleMessage& m : by_handle) {
+            if (m.handle == handle) return &m.message;
         }
         return nullptr;
     }
-    void set(int handle, std::string message) {
-        if (std::string* s = slot(handle)) {
-            *s = std::move(message);
-            return;
+    void set(int handle, std::string_view message) noexcept {
+        for (HandleMessage& m : by_handle) {
+            if (m.handle == handle) return m.message.assign(message);
         }
-        by_handle.emplace_back(handle, std::move(message));
+        HandleMessage& m = by_handle[next];
+        next = (next + 1) % kHandles;
+        m.handle = handle;
+        m.message.assign(message);
     }
 };
+static_assert(std::is_trivially_destructible_v<ThreadErrors>, "no thread-exit destructor (see ErrorText)");
 thread_local ThreadErrors t_errors;
 // What egdb_last_error returned last on this thread (the pointer stays valid until the next call).
-thread_local std::string t_returned_error;
+thread_local ErrorText t_returned_error;
 
 // One open database and what belongs to it.
 struct HandleEntry {
@@ -110,12 +144,12 @@ HandleTable& handles() {
 }
 
 int fail(int code, std::string message) {
-    t_errors.without_handle = std::move(message);
+    t_errors.without_handle.assign(message);
     return code;
 }
 
 int fail(const HandleEntry& entry, int code, std::string message) {
-    t_errors.set(entry.handle, std::move(message));
+    t_errors.set(entry.handle, message);
     return code;
 }
 
@@ -153,7 +187,7 @@ int with_handle(int handle, Body&& body) {
         return body(*entry);
     } catch (const std::exception& e) {
         const egdb::ErrorKind kind = egdb::kind_of(e);
-        if (kind == egdb::ErrorKind::InvalidNotation) t_errors.without_handle = e.what();
+        if (kind == egdb::ErrorKind::InvalidNotation) t_errors.without_handle.assign(e.what());
         return fail(*entry, code_of(kind), message_of(e));
     } catch (...) {
         return fail(*entry, EGDB_INTERNAL_ERROR, "unknown exception");
@@ -203,12 +237,12 @@ EGDB_API const char* EGDB_CALL egdb_version(void) { return kVersion; }
 EGDB_API const char* EGDB_CALL egdb_last_error(int handle) {
     if (handle == -1) {
         t_returned_error = t_errors.without_handle;
-    } else if (const std::string* message = t_errors.slot(handle)) {
+    } else if (const ErrorText* message = t_errors.slot(handle)) {
         t_returned_error = *message;
     } else if (handles().find(handle)) {
-        t_returned_error.clear();
+        t_returned_error.assign("");
     } else {
-        t_returned_error = "handle " + std::to_string(handle) + " is not open";
+        t_returned_error.assign("handle " + std::to_string(handle) + " is not open");
     }
     return t_returned_error.c_str();
 }

@@ -75,6 +75,25 @@ else
   echo "setup: py-draughts present"
 fi
 
+# --- Fuzzing and the Windows DLL under Wine ------------------------------------------------------
+# Clang 16 with its libFuzzer and sanitizer runtimes (libclang-rt-16-dev) builds the harnesses of
+# fuzz/ (scripts/fuzz.sh; Debian's default clang 14 cannot compile the core's C++20). wine64 runs
+# the x86-64 egdb.dll and a cross-compiled test program (tests/windows/wine_capi_test.sh). The
+# 32-bit DLL would need wine32 from Debian's i386 multiarch, which is not added here: the
+# i686 stage reports itself skipped without it.
+test_packages=(clang-16 libclang-rt-16-dev wine64)
+missing=()
+for p in "${test_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq -o Dpkg::Use-Pty=0 --no-install-recommends "${missing[@]}"
+fi
+
 # --- zstd for the Windows DLL ------------------------------------------------------------------
 # Debian builds zstd for Linux only. The MinGW-w64 cross build of egdb.dll links a static zstd
 # made here from Debian's source package (downloaded by apt, which checks it against the signed

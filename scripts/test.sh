@@ -10,7 +10,11 @@
 #   5. the artefacts for other machines (scripts/test_packaging.sh): the portable build run on an
 #      emulated CPU without AVX2, cmake --install with the find_package and pkg-config consumer
 #      projects, the wheel tested in a fresh virtual environment without a compiler, the jar run
-#      from a consumer project with no JVM flags.
+#      from a consumer project with no JVM flags;
+#   6. the libFuzzer harnesses of fuzz/ (Clang, ASan + UBSan), each for 25 s from its seed corpus
+#      (scripts/fuzz.sh; scripts/fuzz-long.sh runs them for longer);
+#   7. the Windows DLL executed: tests/c/capi_test.c cross-compiled with MinGW-w64 and run under
+#      Wine with egdb.dll (x86-64; i686 when wine32 is installed, else reported as skipped).
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,3 +71,14 @@ mvn -B --no-transfer-progress -f java/pom.xml test -Degdb.native.dir="$PWD/build
 
 echo "== Packaging: portable wheel, jar and install prefix, each checked as its users get it"
 scripts/test_packaging.sh
+
+echo "== Fuzzing: every libFuzzer harness of fuzz/ for 25 s, two at a time (scripts/fuzz.sh)"
+scripts/fuzz.sh 25
+
+echo "== Windows DLL under Wine: the C test program with egdb.dll (tests/windows/wine_capi_test.sh)"
+for arch in x86_64 i686; do
+  status=0
+  tests/windows/wine_capi_test.sh "$arch" "${EGDB_SHARED_DIR:-$PWD/../shared}/oracles/kingsrow_example_wld.txt" || status=$?
+  # 77: Wine for this architecture is not installed (the script says which package is missing).
+  if [[ $status -ne 0 && $status -ne 77 ]]; then exit "$status"; fi
+done

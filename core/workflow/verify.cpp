@@ -1,5 +1,6 @@
 #include "core/workflow/verify.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -49,8 +50,14 @@ VerifyResult verify_kingsrow(const Database& db, const VerifyRequest& request) {
         KingsrowFilesReport files;
         files.type = type;
         files.files = kingsrow::verify_files(db.directory(), type, db.max_pieces());
-        files.written_by_egdb = kingsrow::written_by_egdb(db.directory(), type, db.max_pieces());
-        files.ok = kingsrow::files_pass(files.files, files.written_by_egdb);
+        files.egdb_identifying_file = kingsrow::egdb_identifying_file(db.directory(), type, db.max_pieces());
+        files.written_by_egdb = !files.egdb_identifying_file.empty();
+        if (files.written_by_egdb && std::none_of(files.files.begin(), files.files.end(), [&](const kingsrow::FileCheck& f) {
+                return f.file == files.egdb_identifying_file;
+            })) {
+            files.files.push_back(kingsrow::check_identifying_file(db.directory(), type, db.max_pieces()));
+        }
+        files.ok = kingsrow::files_pass(files.files, files.egdb_identifying_file);
         for (const kingsrow::FileCheck& f : files.files) {
             report_item(request, VerifyItem{f.file, 0, f.status == kingsrow::FileStatus::Ok ? 0u : 1u, true, 0, ++done, 0});
         }
@@ -102,9 +109,11 @@ std::vector<std::string> VerifyResult::problems() const {
     }
     for (const KingsrowFilesReport& files : kingsrow_files) {
         for (const kingsrow::FileCheck& f : files.files) {
-            if (kingsrow::files_pass(std::span(&f, 1), files.written_by_egdb)) continue;
+            if (kingsrow::files_pass(std::span(&f, 1), files.egdb_identifying_file)) continue;
             out.push_back(f.file + ": " + std::string(kingsrow::name_of(f.status)) +
-                          " (CRC-32 of the published Kingsrow file expected)");
+                          (f.file == files.egdb_identifying_file
+                               ? " (egdb forces this identifying file's CRC-32 to the published value: it was changed)"
+                               : " (CRC-32 of the published Kingsrow file expected)"));
         }
     }
     if (consistency) {

@@ -43,6 +43,7 @@ struct KingsrowFilesReport {
     DatabaseType type = DatabaseType::WldTunV2;
     std::vector<kingsrow::FileCheck> files;
     bool written_by_egdb = false;
+    std::string egdb_identifying_file;  // of a set written by egdb: its CRC-32 must still match
     bool ok = true;
 };
 

@@ -1,7 +1,6 @@
 #include "core/formats/native/slice_file_reader.hpp"
 
 #include <algorithm>
-#include <memory>
 #include <string>
 #include <zstd.h>
 
@@ -121,9 +120,8 @@ void SliceFileReader::load_page(int section, std::uint64_t page_number, std::vec
         corrupt(path(), "checksum mismatch in page " + std::to_string(page_number) + " of section " +
                             to_string(d.kind) + "/" + (d.side == Color::Black ? "black" : "white"));
     }
-    // One decompression context per thread: creating one per page would dominate a page miss.
-    thread_local std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(), &ZSTD_freeDCtx);
-    const std::size_t n = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), compressed.data(), compressed.size());
+    // Creating a context per page would dominate a page miss: the file keeps a few (zstd_contexts.hpp).
+    const std::size_t n = contexts_.decompress(out, compressed);
     if (ZSTD_isError(n) || n != size) {
         corrupt(path(), "page " + std::to_string(page_number) + " does not decompress to its size");
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/zstd_contexts.hpp"
 #include "core/index/slice.hpp"
 #include "core/util/mapped_file.hpp"
 
@@ -50,6 +51,7 @@ private:
     SliceId slice_;
     std::uint64_t positions_ = 0;
     std::vector<SectionDescriptor> sections_;
+    mutable ZstdContexts contexts_;  // load_page is const and may run in many threads at once
 };
 
 // The value of position `index_in_page` in a packed page of `bits`-bit values.

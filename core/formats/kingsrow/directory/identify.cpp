@@ -10,7 +10,7 @@
 namespace egdb::kingsrow {
 namespace {
 
-using enum DbType;
+using enum DatabaseType;  // the enum itself: Clang before 17 refuses `using enum` of an alias (DbType)
 
 constexpr std::array<IdentificationRow, 36> kRows{{
     {WldTunV2, "db9-5040.idx1", 9, 0xef847fc5},    {WldRunlen, "db9-5040.idx", 9, 0xa6c3208e},

@@ -45,14 +45,30 @@ std::string_view name_of(FileStatus status) noexcept {
     return "?";
 }
 
-bool written_by_egdb(const std::filesystem::path& directory, DbType type, int max_pieces) {
+std::string egdb_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces) {
     const std::optional<IdentificationRow> row = identification_row_for(directory, type, max_pieces);
-    return row && has_egdb_trailer(directory / row->file);
+    return row && has_egdb_trailer(directory / row->file) ? std::string(row->file) : std::string();
 }
 
-bool files_pass(std::span<const FileCheck> checks, bool by_egdb) noexcept {
-    return std::all_of(checks.begin(), checks.end(), [by_egdb](const FileCheck& f) {
-        return f.status == FileStatus::Ok || (by_egdb && f.status == FileStatus::Wrong);
+FileCheck check_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces) {
+    const std::optional<IdentificationRow> row = identification_row_for(directory, type, max_pieces);
+    FileCheck c{std::string(row->file), FileStatus::Missing, row->crc, 0};
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(directory / c.file, ec)) {
+        c.actual = file_crc32(directory / c.file);
+        c.status = c.actual == c.expected ? FileStatus::Ok : FileStatus::Wrong;
+    }
+    return c;
+}
+
+bool written_by_egdb(const std::filesystem::path& directory, DbType type, int max_pieces) {
+    return !egdb_identifying_file(directory, type, max_pieces).empty();
+}
+
+bool files_pass(std::span<const FileCheck> checks, std::string_view egdb_identifying) noexcept {
+    return std::all_of(checks.begin(), checks.end(), [egdb_identifying](const FileCheck& f) {
+        const bool exempt = !egdb_identifying.empty() && f.file != egdb_identifying;
+        return f.status == FileStatus::Ok || (exempt && f.status == FileStatus::Wrong);
     });
 }
 

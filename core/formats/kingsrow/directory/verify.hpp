@@ -48,7 +48,19 @@ std::string_view name_of(FileStatus status) noexcept;  // "ok", "wrong", "missin
 // the published ones by construction.
 bool written_by_egdb(const std::filesystem::path& directory, DbType type, int max_pieces);
 
-// A type's checks pass when every file is ok, or, for files written by egdb, when none is missing.
-bool files_pass(std::span<const FileCheck> checks, bool by_egdb) noexcept;
+// The identifying index file of a set of `type` written by egdb (written_by_egdb), whose CRC-32
+// egdb's trailer forces to the published identification value, so that it must still match; empty
+// when the set is not egdb's.
+std::string egdb_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces);
+
+// The check of the identifying index file of an egdb-written set against its identification CRC-32
+// (for the types without published values, MTC, whose files verify_files does not list).
+// Precondition: egdb_identifying_file(directory, type, max_pieces) is not empty.
+FileCheck check_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces);
+
+// A type's checks pass when every file is ok, or, for a set written by egdb (its identifying file
+// named by `egdb_identifying`, else empty), when none is missing and the identifying file is ok:
+// the other files differ from the published ones by construction.
+bool files_pass(std::span<const FileCheck> checks, std::string_view egdb_identifying) noexcept;
 
 }  // namespace egdb::kingsrow
