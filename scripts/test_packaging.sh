@@ -51,19 +51,24 @@ else
 fi
 # The libraries the artefacts may load from the system: the C library and the loader.
 allowed_needed='^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|ld-linux-x86-64\.so\.2|libegdb\.so)$'
-check_needed() {  # check_needed FILE...
-  local file needed
+# The egdb program may also need cpp-httplib (egdb serve): Debian ships it only as a shared library
+# (its httplib.h declares, libcpp-httplib.so defines), so an installed program needs Debian's
+# libcpp-httplib0.11 package; the libraries that bindings load stay libc-only.
+allowed_for_program='^(libcpp-httplib\.so\.0\.11)$'
+check_needed() {  # check_needed [--program] FILE...
+  local file needed pattern=$allowed_needed
+  if [[ $1 == --program ]]; then pattern="$allowed_needed|$allowed_for_program"; shift; fi
   for file in "$@"; do
     needed=$(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-    if grep -Evq "$allowed_needed" <<<"$needed"; then
-      fail "$file needs $(grep -Ev "$allowed_needed" <<<"$needed" | tr '\n' ' ')"
+    if grep -Evq "$pattern" <<<"$needed"; then
+      fail "$file needs $(grep -Ev "$pattern" <<<"$needed" | tr '\n' ' ')"
     else
       echo "ok: $(basename "$file") needs only $(tr '\n' ' ' <<<"$needed")"
     fi
   done
 }
-check_needed "$root/dist/prefix/lib/libegdb.so" "$root/dist/prefix/bin/egdb" \
-  "$root/build-portable/bindings/java/libegdb_jni.so"
+check_needed "$root/dist/prefix/lib/libegdb.so" "$root/build-portable/bindings/java/libegdb_jni.so"
+check_needed --program "$root/dist/prefix/bin/egdb"
 
 echo "== C and C++: consumer projects against the installed prefix"
 prefix=$root/dist/prefix
