@@ -34,6 +34,13 @@ fi
 # stops at the first report); one input may take at most 10 s.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
 export UBSAN_OPTIONS="print_stacktrace=1"
+# Reports name functions and lines only with a symbolizer: Debian's clang-16 comes without one,
+# while clang 14's (a dependency of other packages) reads the same DWARF.
+if [[ -z ${ASAN_SYMBOLIZER_PATH:-} ]]; then
+  for s in /usr/lib/llvm-16/bin/llvm-symbolizer /usr/lib/llvm-*/bin/llvm-symbolizer; do
+    if [[ -x $s ]]; then export ASAN_SYMBOLIZER_PATH=$s; break; fi
+  done
+fi
 # Two harnesses at a time on two cores (FUZZ_JOBS to change it): each is one process.
 parallel=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 run_one() {

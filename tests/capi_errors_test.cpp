@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <barrier>
+#include <cstdint>
 #include <string>
 #include <thread>
 
@@ -74,6 +75,41 @@ TEST_F(CApiErrors, EachKindOfFailureHasItsCode) {
     const test::ScratchDir cancelled("capi_errors_cancelled");
     EXPECT_EQ(egdb_build(cancelled.path().string().c_str(), 3, 1, "wld", 0, cancel, nullptr), EGDB_CANCELLED);
     EXPECT_EQ(egdb_build(cancelled.path().string().c_str(), 3, 1, "wld", 1, nullptr, nullptr), 0) << egdb_last_error(-1);
+}
+
+// Every entry point that takes a position refuses an ill-formed one with EGDB_BAD_ARGUMENT and a
+// message, never reading the tables at an index the position does not have. The first position is
+// the input fuzz/fuzz_capi.cpp found: is_sharp_win looked it up unchecked (a white man off the
+// board, a king bit on an empty square).
+TEST_F(CApiErrors, IllFormedPositionsAreRefusedByEveryEntryPoint) {
+    const int handle = egdb_open("", 16, scratch_->path().string().c_str(), "");
+    ASSERT_GE(handle, 0) << egdb_last_error(-1);
+    const EgdbPosition ill_formed[] = {
+        {1, std::uint64_t{1} << 62, std::uint64_t{1} << 12},  // off the board, king on an empty square
+        {1, 1, 0},                                             // both colours on square 1
+        {std::uint64_t{1} << 49, std::uint64_t{1} << 20, 0},   // a black man on its promotion row
+        {std::uint64_t{1} << 10, std::uint64_t{1} << 2, 0},    // a white man on its promotion row
+    };
+    for (const EgdbPosition& pos : ill_formed) {
+        SCOPED_TRACE(std::to_string(pos.black) + " " + std::to_string(pos.white) + " " + std::to_string(pos.king));
+        for (const int color : {0, 1}) {
+            EXPECT_EQ(egdb_lookup(handle, &pos, color, 0), EGDB_BAD_ARGUMENT);
+            EXPECT_EQ(egdb_lookup_with_search(handle, &pos, color), EGDB_BAD_ARGUMENT);
+            EgdbProbe probe{};
+            EXPECT_EQ(egdb_probe(handle, &pos, color, &probe), EGDB_BAD_ARGUMENT);
+            EgdbPosition sharp{};
+            EXPECT_EQ(is_sharp_win(handle, &pos, color, &sharp), EGDB_BAD_ARGUMENT);
+            EXPECT_NE(std::string(egdb_last_error(handle)).find("not well formed"), std::string::npos)
+                << egdb_last_error(handle);
+            EgdbPosition after{};
+            EXPECT_EQ(egdb_parse_move(&pos, color, "1-7", &after), EGDB_BAD_ARGUMENT);
+            int result = 0;
+            EXPECT_EQ(egdb_lookup_batch(handle, &pos, &color, 1, &result), 1);
+            EXPECT_EQ(result, EGDB_BAD_ARGUMENT);
+        }
+        EXPECT_EQ(positiontoindex(&pos, 1, 0, 1, 0), EGDB_BAD_ARGUMENT);
+    }
+    EXPECT_EQ(egdb_close(handle), 0);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <regex>
+#include <stdexcept>
+#include <string>
 
 #include "core/formats/kingsrow/database.hpp"
 #include "core/formats/kingsrow/directory/identify.hpp"
@@ -153,7 +155,17 @@ bool Database::resolved_serves_all() const noexcept {
     return resolved_wld_ != nullptr && (dtw_ == nullptr || dtw_ == resolved_wld_) && (mtc_ == nullptr || mtc_ == resolved_wld_);
 }
 
-void Database::check_pieces(const Position& position) const {
+void Database::check_position(const Position& position) const {
+    // An ill-formed position (overlapping colours, a king bit on an empty square, bits off the
+    // board, a man on its promotion row) has no index: reading one would address outside the
+    // slice's tables (found by fuzz/fuzz_capi.cpp through is_sharp_win).
+    if (!is_well_formed(position)) {
+        throw std::invalid_argument("the position is not well formed (black " + std::to_string(position.black) +
+                                    ", white " + std::to_string(position.white) + ", kings " +
+                                    std::to_string(position.king) +
+                                    "): colours overlap, a king bit is on an empty square, a bit is off the "
+                                    "board or a man stands on its promotion row");
+    }
     const Material m = material_of(position);
     if (m.total() > max_pieces_ || m.black() > kMaxPiecesPerSide || m.white() > kMaxPiecesPerSide) {
         throw LookupNotPossible("position has " + std::to_string(m.total()) + " pieces (" + std::to_string(m.black()) +
@@ -163,6 +175,7 @@ void Database::check_pieces(const Position& position) const {
 }
 
 int Database::lookup(const Position& position, Color side, bool conditional) const {
+    if (!is_well_formed(position)) throw std::invalid_argument("the position is not well formed");
     lookups_.add();
     if (wld_) return wld_->lookup(StoredKind::Wld, position, side, conditional);
     if (mtc_) return mtc_->lookup(StoredKind::Mtc, position, side, conditional);
@@ -254,7 +267,7 @@ void Database::wld_batch(std::span<const Position> positions, std::span<const Co
     lookups_.add(positions.size());
     for (std::size_t i = 0; i < positions.size(); ++i) {
         try {
-            check_pieces(positions[i]);
+            check_position(positions[i]);
             SearchPath path;
             out[i] = wld_of_search(search(positions[i], sides[i], 0, WldResult::Loss, WldResult::Win, path, raw[i]));
         } catch (const LookupNotPossible&) {
@@ -275,7 +288,7 @@ WldValue Database::wld_of_search(WldResult v) const {
 }
 
 WldValue Database::wld(const Position& position, Color side) const {
-    check_pieces(position);
+    check_position(position);
     if (resolved_wld_) {
         lookups_.add();
         return resolved_wld_->wld(position, side);
@@ -309,7 +322,7 @@ int Database::searched_dtw(const Position& p, Color c, bool winning, int depth) 
 }
 
 std::optional<int> Database::dtw(const Position& position, Color side) const {
-    check_pieces(position);
+    check_position(position);
     if (!dtw_) throw LookupNotPossible("the database in " + directory_.string() + " holds no DTW data");
     if (const ResolvingBackend* r = dtw_->resolving()) {
         lookups_.add();
@@ -325,7 +338,7 @@ std::optional<int> Database::dtw(const Position& position, Color side) const {
 }
 
 std::optional<int> Database::mtc(const Position& position, Color side) const {
-    check_pieces(position);
+    check_position(position);
     if (!mtc_) throw LookupNotPossible("the database in " + directory_.string() + " holds no MTC data");
     if (const ResolvingBackend* r = mtc_->resolving()) {
         lookups_.add();
@@ -346,7 +359,7 @@ std::optional<int> Database::mtc(const Position& position, Color side) const {
 
 PositionValue Database::value(const Position& position, Color side) const {
     if (resolved_serves_all()) {
-        check_pieces(position);
+        check_position(position);
         lookups_.add();
         return resolved_wld_->value(position, side);
     }
@@ -359,13 +372,13 @@ PositionValue Database::value(const Position& position, Color side) const {
 }
 
 std::vector<RankedMove> Database::best_moves(const Position& position, Color side) const {
-    check_pieces(position);
+    check_position(position);
     const DistanceKind kind = has_dtw() ? DistanceKind::Dtw : has_mtc() ? DistanceKind::Mtc : DistanceKind::None;
     return ranked_moves(position, side, *this, kind);
 }
 
 std::vector<MoveDistance> Database::lookup_distance(const Position& position, Color side, DistanceKind kind) const {
-    check_pieces(position);
+    check_position(position);
     if (kind == DistanceKind::Dtw && !has_dtw()) throw LookupNotPossible("no DTW data");
     if (kind == DistanceKind::Mtc && !has_mtc()) throw LookupNotPossible("no MTC data");
     const WldValue root = wld(position, side);

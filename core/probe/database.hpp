@@ -149,7 +149,9 @@ public:
 private:
     Database() = default;
     void add_directory(const std::filesystem::path& directory, const DatabaseOptions& options, int piece_limit);
-    void check_pieces(const Position& position) const;
+    // Throws std::invalid_argument for an ill-formed position, LookupNotPossible for one with more
+    // pieces than the database holds.
+    void check_position(const Position& position) const;
     // The positions from the root to the current one, for the repetition check: on the stack, so
     // that a lookup with search allocates nothing.
     using SearchPath = std::array<Position, kMaxSearchDepth + 1>;
