@@ -10,7 +10,7 @@
 namespace egdb::cli {
 
 namespace {
-constexpr const char* kHelp =
+constexpr const char* kPerftHelp =
     "usage: egdb perft [--fen FEN] [--threads N] DEPTH\n"
     "Counts the leaves of the legal move tree for every depth from 1 to DEPTH, one line each:\n"
     "  <depth> <nodes> <seconds>\n"
@@ -44,7 +44,7 @@ int run_perft(const PerftOptions& o) {
 
 void add_perft(CLI::App& app) {
     const auto o = std::make_shared<PerftOptions>();
-    CLI::App& command = add_command(app, "perft", kHelp, [o] { return run_perft(*o); });
+    CLI::App& command = add_command(app, "perft", kPerftHelp, [o] { return run_perft(*o); });
     command.add_option("--fen", o->fen)->type_name("FEN");
     add_integer(command, "--threads", o->threads, 1, 256);
     add_integer(command, "DEPTH", o->depth, 0, 64)->required();

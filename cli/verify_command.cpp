@@ -71,7 +71,7 @@ void print_verify_result(const workflow::VerifyResult& r) {
 
 namespace {
 
-constexpr const char* kHelp =
+constexpr const char* kVerifyHelp =
     "usage: egdb verify DIR [--threads T] [--sample S] [--memory-gb G]\n"
     "Native database: checks every page checksum, then every stored position against its\n"
     "successors (WLD, DTW and MTC one-ply consistency), printing each problem with the\n"
@@ -126,7 +126,7 @@ struct VerifyOptions {
 
 void add_verify(CLI::App& app) {
     const auto o = std::make_shared<VerifyOptions>();
-    CLI::App& command = add_command(app, "verify", kHelp, [o] {
+    CLI::App& command = add_command(app, "verify", kVerifyHelp, [o] {
         if (!o->kingsrow_values.empty()) {
             return run_oracle_check({o->dir, o->kingsrow_values, o->request.threads});
         }

@@ -23,7 +23,7 @@ if command -v ccache >/dev/null; then
 fi
 CC=${clang/clang++/clang} CXX=$clang cmake -S . -B build-fuzz -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_CXX_FLAGS="-O1 -g" -DCMAKE_C_FLAGS="-O1 -g" -DEGDB_SANITIZE=ON -DEGDB_FUZZ=ON -DEGDB_BUILD_TESTS=OFF \
-  -DEGDB_BUILD_BENCH=OFF -DEGDB_BUILD_CLI=OFF -DEGDB_MPI=OFF -DEGDB_BUILD_JAVA=OFF >/dev/null
+  -DEGDB_BUILD_BENCH=OFF -DEGDB_BUILD_CLI=OFF -DEGDB_MPI=OFF -DEGDB_BUILD_JAVA=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build build-fuzz -j "$(nproc 2>/dev/null || echo 2)" --target egdb_fuzzers
 harnesses=("$@")
 if ((${#harnesses[@]} == 0)); then

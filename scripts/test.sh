@@ -1,31 +1,32 @@
 #!/usr/bin/env bash
 # Runs every test of the project:
-#   1. the GoogleTest suite (ctest) in the portable Release build, build-portable: baseline x86-64
-#      code with zstd and the C++ runtime linked in, the configuration of everything shipped to
-#      others (the wheel, the jar, the installed prefix), which scripts/package.sh then reuses;
-#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer in the default native
-#      configuration (x86-64-v3: the BMI2 index code), with the exhaustive cases cut down
-#      (EGDB_TEST_QUICK=1);
+#   1. the GoogleTest suite (ctest) in a Release build of the default native configuration
+#      (x86-64-v3), exhaustive cases included;
+#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, with the exhaustive
+#      cases cut down (EGDB_TEST_QUICK=1);
 #   3. the concurrency tests under ThreadSanitizer;
-#   4. the artefacts for other machines (scripts/test_packaging.sh): the portable program run on an
-#      emulated CPU without AVX2, cmake --install with the find_package and pkg-config consumer
-#      projects, the wheel tested in a fresh virtual environment without a compiler, the jar run
-#      from a consumer project with no JVM flags;
-#   5. the Python package: the same wheel in build/venv with the test dependencies, then pytest
+#   4. the artefacts for other machines (scripts/test_packaging.sh), all from one portable build
+#      (build-portable: baseline x86-64, zstd and the C++ runtime linked in): the portable program
+#      run on an emulated CPU without AVX2, cmake --install with the find_package and pkg-config
+#      consumer projects, the wheel tested in a fresh virtual environment without a compiler, the
+#      jar run from a consumer project with no JVM flags;
+#   5. the Python package: that same wheel in build/venv with the test dependencies, then pytest
 #      (includes the README example, the Hub engine against pydraughts and dame-rs, the VBA
 #      declaration check, and the MinGW-w64 cross build of egdb.dll for x86-64 and i686 into
-#      build-mingw-<arch> with the check of its export table); the Java binding (mvn test);
+#      build-mingw-<arch> with the check of its export table); the Java binding (mvn test) with
+#      the portable JNI library;
 #   6. the libFuzzer harnesses of fuzz/ (Clang, ASan + UBSan), each for 25 s from its seed corpus
 #      (scripts/fuzz.sh; scripts/fuzz-long.sh runs them for longer);
 #   7. the Windows DLL executed: tests/c/capi_test.c cross-compiled with MinGW-w64 and run under
 #      Wine with egdb.dll (x86-64; i686 when wine32 is installed, else reported as skipped).
+# The sanitizer builds, compiled once per run, are unity builds (CMAKE_UNITY_BUILD: a fifth less
+# compilation; the sources keep their file-local names distinct for it).
 # Every stage prints its wall time, and the run ends with the table of them.
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
-# ccache lets the wheel's build (a second CMake build of the same sources, by scikit-build-core)
-# reuse the objects of build-portable, and a second run of this script reuse everything.
+# ccache lets a second run of this script, or a clone in another folder, reuse every object.
 launcher=()
 if command -v ccache >/dev/null; then
   # Paths below the clone are hashed relative to it, so a clone in another folder (CI's) reuses
@@ -33,9 +34,6 @@ if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$PWD"
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-# The compilers by the names scripts/package.sh gives them (a different name would make CMake
-# discard build-portable's cache when package.sh configures it again).
-compilers=(-DCMAKE_C_COMPILER="$(command -v "${CC:-cc}")" -DCMAKE_CXX_COMPILER="$(command -v "${CXX:-c++}")")
 
 stage_names=()
 stage_seconds=()
@@ -54,22 +52,21 @@ stage_table() {
   printf '%6d s  in all\n' "$SECONDS"
 }
 
-stage "Portable Release build (build-portable) and the GoogleTest suite"
-cmake -S . -B build-portable -G Ninja -DCMAKE_BUILD_TYPE=Release "${compilers[@]}" "${launcher[@]}" -DEGDB_PORTABLE=ON \
-  -DEGDB_BUILD_TESTS=ON -DEGDB_BUILD_BENCH=ON -DEGDB_MPI=ON >/dev/null
-cmake --build build-portable -j "$jobs"
-(cd build-portable && ctest --output-on-failure -j "$jobs")
+stage "Release build and the GoogleTest suite"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
+cmake --build build -j "$jobs"
+(cd build && ctest --output-on-failure -j "$jobs")
 
-stage "AddressSanitizer + UndefinedBehaviorSanitizer (native configuration, quick cases)"
+stage "AddressSanitizer + UndefinedBehaviorSanitizer (quick cases)"
 # -O1 without debug information: sanitizer builds are about checking, and compile time counts.
 cmake -S . -B build-asan -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
-  -DEGDB_SANITIZE=ON -DEGDB_BUILD_BENCH=OFF >/dev/null
+  -DEGDB_SANITIZE=ON -DEGDB_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 (cd build-asan && EGDB_TEST_QUICK=1 ctest --output-on-failure -j "$jobs")
 
 stage "ThreadSanitizer (concurrency tests)"
 cmake -S . -B build-tsan -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
-  -DEGDB_TSAN=ON -DEGDB_BUILD_BENCH=OFF >/dev/null
+  -DEGDB_TSAN=ON -DEGDB_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build build-tsan -j "$jobs" --target egdb_thread_tests
 TSAN_OPTIONS="halt_on_error=1" build-tsan/tests/egdb_thread_tests
 
@@ -85,10 +82,9 @@ fi
 # The wheel scripts/package.sh made from ./python (the build `pip install ./python` runs, with the
 # portable flags): installing it here costs no second compilation of the core.
 "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps dist/egdb-*.whl
-EGDB_CLI="$PWD/build-portable/cli/egdb" "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider python/tests
+"$venv/bin/python" -m pytest -q -rs -p no:cacheprovider python/tests
 
 stage "Java binding: mvn test (JUnit 5) with the portable JNI library"
-cmake --build build-portable -j "$jobs" --target egdb_jni
 mvn -B --no-transfer-progress -f java/pom.xml test -Degdb.native.dir="$PWD/build-portable/bindings/java"
 
 stage "Fuzzing: every libFuzzer harness of fuzz/ for 25 s, two at a time (scripts/fuzz.sh)"

@@ -39,7 +39,7 @@ using test::slurp;
 
 constexpr int kPieces = 3;
 
-struct RunResult {
+struct KilledBuild {
     bool killed = false;  // still running when the kill came
     int status = 0;       // waitpid status
     double seconds = 0;
@@ -47,7 +47,7 @@ struct RunResult {
 
 // Runs `egdb build ARGS... --out DIR` with its output in `log`; sends SIGKILL after `kill_after`
 // unless it ends before (a negative delay: never).
-RunResult run_build(const fs::path& dir, const fs::path& log, const std::vector<std::string>& args,
+KilledBuild run_build(const fs::path& dir, const fs::path& log, const std::vector<std::string>& args,
                     std::chrono::microseconds kill_after) {
     std::vector<std::string> argv{test::cli_path().string(), "build", "--pieces", std::to_string(kPieces),
                                   "--threads", "2", "--out", dir.string()};
@@ -64,7 +64,7 @@ RunResult run_build(const fs::path& dir, const fs::path& log, const std::vector<
         ::execv(c_argv[0], c_argv.data());
         ::_exit(127);
     }
-    RunResult result;
+    KilledBuild result;
     if (kill_after.count() >= 0) {
         const auto deadline = start + kill_after;
         while (Clock::now() < deadline) {
@@ -116,7 +116,7 @@ TEST(BuildInterruption, KilledAtRandomMomentsResumesToIdenticalFiles) {
     for (const std::vector<std::string>& mode : {std::vector<std::string>{}, std::vector<std::string>{"--units-from", "0"}}) {
         const std::string label = mode.empty() ? "whole slices" : "unit files";
         // The time of one uninterrupted run (with its verification pass), which the kills sample.
-        const RunResult timed = run_build(scratch.sub("timed"), scratch.path() / "timed.log", mode, std::chrono::microseconds(-1));
+        const KilledBuild timed = run_build(scratch.sub("timed"), scratch.path() / "timed.log", mode, std::chrono::microseconds(-1));
         ASSERT_TRUE(WIFEXITED(timed.status) && WEXITSTATUS(timed.status) == 0) << slurp(scratch.path() / "timed.log");
         expect_complete_files(scratch.path() / "timed", reference, true);
         const auto span_us = static_cast<long>(timed.seconds * 1e6);
@@ -128,7 +128,7 @@ TEST(BuildInterruption, KilledAtRandomMomentsResumesToIdenticalFiles) {
                 const fs::path log = scratch.path() / "round.log";
                 // Half the span at most, so that a resumed run is usually killed again too.
                 const auto delay = std::chrono::microseconds(std::uniform_int_distribution<long>(0, span_us / 2)(random));
-                const RunResult run = run_build(dir, log, mode, delay);
+                const KilledBuild run = run_build(dir, log, mode, delay);
                 if (run.killed) {
                     ++kills;
                     expect_complete_files(dir, reference, false);
@@ -187,7 +187,7 @@ TEST(BuildInterruption, FullDiskStopsWithAClearErrorAndResumesElsewhere) {
     }
     const fs::path dir = small.path() / "db";
     const fs::path log = scratch.path() / "full.log";
-    const RunResult run = run_build(dir, log, {}, std::chrono::microseconds(-1));
+    const KilledBuild run = run_build(dir, log, {}, std::chrono::microseconds(-1));
     ASSERT_TRUE(WIFEXITED(run.status)) << slurp(log);
     EXPECT_EQ(WEXITSTATUS(run.status), 1) << slurp(log);
     const std::string output = slurp(log);
@@ -200,7 +200,7 @@ TEST(BuildInterruption, FullDiskStopsWithAClearErrorAndResumesElsewhere) {
     const fs::path elsewhere = scratch.path() / "elsewhere";
     fs::copy(dir, elsewhere, fs::copy_options::recursive);
     const fs::path resumed_log = scratch.path() / "resumed.log";
-    const RunResult resumed = run_build(elsewhere, resumed_log, {}, std::chrono::microseconds(-1));
+    const KilledBuild resumed = run_build(elsewhere, resumed_log, {}, std::chrono::microseconds(-1));
     ASSERT_TRUE(WIFEXITED(resumed.status) && WEXITSTATUS(resumed.status) == 0) << slurp(resumed_log);
     expect_complete_files(elsewhere, reference, true);
 }

@@ -20,14 +20,14 @@
 namespace egdb {
 namespace {
 
-struct RunResult {
+struct CliRun {
     int exit_code = -1;
     std::string out;
     std::string err;
 };
 
 // Runs the CLI with `args`, feeding `input` on stdin.
-RunResult run_cli(const std::string& args, const std::string& input = "") {
+CliRun run_cli(const std::string& args, const std::string& input = "") {
     const auto dir = test::scratch_path("cli_run");
     const auto in_file = dir / "in.txt", out_file = dir / "out.txt", err_file = dir / "err.txt";
     std::ofstream(in_file) << input;
@@ -35,7 +35,7 @@ RunResult run_cli(const std::string& args, const std::string& input = "") {
     const std::string cmd = std::string("'") + test::cli_path().string() + "' " + args + " < '" + in_file.string() +
                             "' > '" + out_file.string() + "' 2> '" + err_file.string() + "'";
     const int status = std::system(cmd.c_str());
-    RunResult r;
+    CliRun r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     auto slurp = [](const std::filesystem::path& p) {
         std::ifstream f(p);
@@ -47,7 +47,7 @@ RunResult run_cli(const std::string& args, const std::string& input = "") {
 }
 
 TEST(Cli, PerftPrintsOneLinePerDepth) {
-    const RunResult r = run_cli("perft 3");
+    const CliRun r = run_cli("perft 3");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::istringstream lines(r.out);
     std::string line;
@@ -64,7 +64,7 @@ TEST(Cli, PerftPrintsOneLinePerDepth) {
 }
 
 TEST(Cli, PerftRejectsBadFenAndDepth) {
-    RunResult r = run_cli("perft --fen 'W:W31-51:B1-20' 2");
+    CliRun r = run_cli("perft --fen 'W:W31-51:B1-20' 2");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("51"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty());
@@ -74,32 +74,32 @@ TEST(Cli, PerftRejectsBadFenAndDepth) {
 }
 
 TEST(Cli, MovesListsPdnAndFenAfter) {
-    const RunResult r = run_cli("moves 'W:W28:B23'");
+    const CliRun r = run_cli("moves 'W:W28:B23'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "28x19 B:W19:B\n");
 }
 
 TEST(Cli, IndexAndPositionAreInverse) {
-    const RunResult idx = run_cli("index", "B:W27,28,K50:B3,K7,12\nB:WK50:BK23\n\nB:W46,47,48,49:B41,42,43,44\n");
+    const CliRun idx = run_cli("index", "B:W27,28,K50:B3,K7,12\nB:WK50:BK23\n\nB:W46,47,48,49:B41,42,43,44\n");
     ASSERT_EQ(idx.exit_code, 0) << idx.err;
     EXPECT_EQ(idx.out, "2 1 2 1 134409509\n0 1 0 1 1126\n4 0 4 0 6547433185\n");
-    const RunResult pos = run_cli("position", idx.out);
+    const CliRun pos = run_cli("position", idx.out);
     ASSERT_EQ(pos.exit_code, 0) << pos.err;
     EXPECT_EQ(pos.out, "W:W27,28,K50:B3,K7,12\nW:WK50:BK23\nW:W46-49:B41-44\n");
 }
 
 TEST(Cli, IndexRejectsBadLineWithoutWritingAnything) {
-    const RunResult r = run_cli("index", "W:W31,32:B1,2\nW:W31,32:B1,2,0\n");
+    const CliRun r = run_cli("index", "W:W31,32:B1,2\nW:W31,32:B1,2,0\n");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
-    const RunResult too_many = run_cli("index", "W:W31-50:B1-20\n");
+    const CliRun too_many = run_cli("index", "W:W31-50:B1-20\n");
     EXPECT_EQ(too_many.exit_code, 2);
     EXPECT_NE(too_many.err.find("line 1"), std::string::npos) << too_many.err;
 }
 
 TEST(Cli, PositionRejectsOutOfRangeIndex) {
-    RunResult r = run_cli("position", "0 1 0 1 2449\n0 1 0 1 2450\n");
+    CliRun r = run_cli("position", "0 1 0 1 2449\n0 1 0 1 2450\n");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_TRUE(r.out.empty());
     EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
@@ -114,7 +114,7 @@ TEST(Cli, PositionRejectsOutOfRangeIndex) {
 
 TEST(Cli, EverySubcommandHasHelp) {
     for (const char* cmd : {"perft", "moves", "index", "position", "bench"}) {
-        const RunResult r = run_cli(std::string(cmd) + " --help");
+        const CliRun r = run_cli(std::string(cmd) + " --help");
         EXPECT_EQ(r.exit_code, 0) << cmd;
         EXPECT_NE(r.out.find("usage: egdb"), std::string::npos) << cmd;
     }
@@ -125,14 +125,14 @@ TEST(Cli, EverySubcommandHasHelp) {
     for (const std::string cmd : {"perft", "moves", "index", "position", "build", "verify", "probe", "info", "bench",
                                   "bench index", "bench perft", "bench build", "bench probe"}) {
         for (const char* flag : {" --help", " -h"}) {
-            const RunResult r = run_cli(cmd + flag);
+            const CliRun r = run_cli(cmd + flag);
             EXPECT_EQ(r.exit_code, 0) << cmd << flag << ": " << r.err;
             EXPECT_EQ(r.out.rfind("usage: egdb " + cmd, 0), 0u) << cmd << flag << ": " << r.out;
             EXPECT_TRUE(r.err.empty()) << cmd << flag << ": " << r.err;
         }
     }
     // Help wins over whatever else is on the line, as the commands have always had it.
-    RunResult r = run_cli("build --threads x --help");
+    CliRun r = run_cli("build --threads x --help");
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out.rfind("usage: egdb build", 0), 0u) << r.out;
     r = run_cli("perft --bogus -h");
@@ -146,7 +146,7 @@ TEST(Cli, EverySubcommandHasHelp) {
 }
 
 TEST(Cli, NoCommandOrAnUnknownOneIsBadUsage) {
-    RunResult r = run_cli("");
+    CliRun r = run_cli("");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_NE(r.err.find("usage: egdb"), std::string::npos) << r.err;
@@ -242,7 +242,7 @@ TEST(Cli, BadArgumentsExitTwoNamingTheOption) {
         {"bench serve --db " + out + " --clients 0", "--clients must be in 1..1024, got \"0\""},
     };
     for (const Case& c : cases) {
-        const RunResult r = run_cli(c.args);
+        const CliRun r = run_cli(c.args);
         EXPECT_EQ(r.exit_code, 2) << c.args << ": " << r.err;
         EXPECT_TRUE(r.out.empty()) << c.args << ": " << r.out;
         const std::string command = c.args.substr(0, c.args.find(' '));
@@ -257,7 +257,7 @@ TEST(CliDatabase, DamagedSliceFailsVerifyAndEmptyDirectoryIsBadInput) {
     const test::ScratchDir scratch("cli_damaged");
     const auto& root = scratch.path();
     const auto db = root / "native";
-    RunResult r = run_cli("build --pieces 3 --threads 2 --no-verify --out '" + db.string() + "'");
+    CliRun r = run_cli("build --pieces 3 --threads 2 --no-verify --out '" + db.string() + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     ASSERT_EQ(run_cli("verify '" + db.string() + "'").exit_code, 0);
 
@@ -304,7 +304,7 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
     const test::ScratchDir scratch("cli_db");
     const auto& root = scratch.path();
     const std::string native = (root / "native").string(), v2 = (root / "v2").string();
-    RunResult r = run_cli("build --pieces 3 --threads 2 --out '" + native + "'");
+    CliRun r = run_cli("build --pieces 3 --threads 2 --out '" + native + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("0 mismatches"), std::string::npos) << r.out;
     r = run_cli("build --pieces 3 --threads 2 --format kingsrow-v2 --out '" + v2 + "'");
@@ -313,8 +313,8 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
 
     // The same answers from both directories (MTC only where Kingsrow stores it: 10 plies and up).
     const std::string fens = "'B:W28:BK26' 'W:W28:BK26' 'B:WK2:B15,30'";
-    const RunResult a = run_cli("probe --db '" + native + "' --pv " + fens);
-    const RunResult b = run_cli("probe --db '" + v2 + "' --pv " + fens);
+    const CliRun a = run_cli("probe --db '" + native + "' --pv " + fens);
+    const CliRun b = run_cli("probe --db '" + v2 + "' --pv " + fens);
     ASSERT_EQ(a.exit_code, 0) << a.err;
     ASSERT_EQ(b.exit_code, 0) << b.err;
     EXPECT_EQ(a.out,
@@ -325,7 +325,7 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
               "B:W28:BK26 wld=win dtw=5 mtc=- best=26-31 pv=26-31,28-23,31-13,23-19,13x24\n"
               "W:W28:BK26 wld=loss dtw=6 mtc=- best=28-23 pv=28-23,26-31,23-19,31-9,19-14,9x20\n"
               "B:WK2:B15,30 wld=draw dtw=- mtc=- best=30-34 pv=-\n");
-    const RunResult json = run_cli("probe --db '" + native + "' --json 'B:W28:BK26'");
+    const CliRun json = run_cli("probe --db '" + native + "' --json 'B:W28:BK26'");
     EXPECT_EQ(json.out, "{\"fen\": \"B:W28:BK26\", \"wld\": \"win\", \"dtw\": 5, \"mtc\": 3, \"best\": \"26-31\"}\n");
 
     // Too many pieces, a bad FEN: exit 2, message, nothing on stdout.

@@ -75,7 +75,7 @@ DistributedRequest request_for(const fs::path& out, int pieces, std::uint64_t ch
     return r;
 }
 
-struct RunResult {
+struct DistributedRun {
     std::size_t tasks = 0;
     std::vector<std::string> warnings;
     std::vector<std::string> worker_errors;
@@ -85,9 +85,9 @@ struct RunResult {
 
 // Runs a distributed build with `workers` worker threads; stops handing out tasks after
 // `stop_after` finished tasks (0: never). `worker_out` overrides the directory of worker 1.
-RunResult run_build(const DistributedRequest& request, int workers, std::size_t stop_after = 0,
+DistributedRun run_build(const DistributedRequest& request, int workers, std::size_t stop_after = 0,
                     const fs::path& worker_out = {}) {
-    RunResult result;
+    DistributedRun result;
     Hub hub(workers + 1);
     Scheduler scheduler(request, [&](const std::string& w) { result.warnings.push_back(w); });
     result.units_resumed = scheduler.units_resumed();
@@ -178,7 +178,7 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
         EXPECT_EQ(part_positions(request, s), std::min<std::uint64_t>(slice_size(s), 16384)) << s.to_string();
     }
     EXPECT_GT(parts, request.order.size()) << "some slices should be encoded in several parts";
-    const RunResult full = run_build(request, 3);
+    const DistributedRun full = run_build(request, 3);
     EXPECT_EQ(full.tasks, units + parts + request.order.size());  // every unit, every part, every slice assembled
     EXPECT_TRUE(full.warnings.empty());
     EXPECT_TRUE(full.worker_errors.empty());
@@ -220,7 +220,7 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
         std::ofstream(p) << "stale";
     }
     std::ofstream(damaged_part) << "EGDBPART and then nothing a part file should hold";
-    const RunResult resumed = run_build(request_for(again, pieces, kChunk), 3);
+    const DistributedRun resumed = run_build(request_for(again, pieces, kChunk), 3);
     EXPECT_GT(resumed.slices_resumed, 0U);
     EXPECT_GT(resumed.units_resumed, 0U);
     EXPECT_LT(resumed.tasks, units + request.order.size());
@@ -253,7 +253,7 @@ TEST(DistributedBuild, AFailingWorkerStopsTheBuildWithTheTaskNamed) {
     } catch (const RuntimeError& e) {
         EXPECT_NE(std::string(e.what()).find("rank 1 failed at "), std::string::npos) << e.what();
     }
-    const RunResult rerun = run_build(request, 2);
+    const DistributedRun rerun = run_build(request, 2);
     EXPECT_TRUE(rerun.worker_errors.empty());
     const fs::path reference = scratch.sub("reference");
     workflow::build_database(test::unverified_build(reference, pieces));

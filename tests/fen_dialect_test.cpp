@@ -55,7 +55,7 @@ TEST(FenDialect, ListsInTextOrderAsPydraughtsWritesThem) {
               kStartWhite);
 }
 
-struct Rejection {
+struct DialectRejection {
     const char* fen;
     const char* token;
     std::size_t offset;
@@ -63,7 +63,7 @@ struct Rejection {
 };
 
 TEST(FenDialect, RejectsWithTheOffendingToken) {
-    const std::vector<Rejection> cases = {
+    const std::vector<DialectRejection> cases = {
         // Suffixes: digits only, each once, H before F, nothing after them but suffixes.
         {"W:W31-50:B1-20:H", "H", 15, "the halfmove clock :H needs a number"},
         {"W:W31-50:B1-20:F", "F", 15, "the fullmove number :F needs a number"},
@@ -97,7 +97,7 @@ TEST(FenDialect, RejectsWithTheOffendingToken) {
         {"[FEN \"W:W31:H0x\"]", "H0x", 12, "digits only"},
         {"[FEN \"W:W51\"]", "51", 9, "square 51 out of range"},
     };
-    for (const Rejection& r : cases) {
+    for (const DialectRejection& r : cases) {
         SCOPED_TRACE(std::string("FEN: ") + r.fen);
         try {
             const FenPosition p = parse_fen(r.fen);

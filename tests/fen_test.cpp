@@ -77,7 +77,7 @@ TEST(FenParse, AcceptsEveryForm) {
     EXPECT_EQ(parse_fen("W:WK1-20:BK31-50").position.king, squares_bb(1, 20) | squares_bb(31, 50));
 }
 
-struct Rejection {
+struct FenRejection {
     const char* fen;
     const char* token;
     std::size_t offset;
@@ -85,8 +85,8 @@ struct Rejection {
 };
 
 // Each case names the token the error must point at and where it starts.
-const std::vector<Rejection>& rejections() {
-    static const std::vector<Rejection> cases = {
+const std::vector<FenRejection>& rejections() {
+    static const std::vector<FenRejection> cases = {
         {"", "", 0, "empty FEN"},
         {" \t ", "", 0, "empty FEN"},
         // Side to move.
@@ -163,7 +163,7 @@ const std::vector<Rejection>& rejections() {
 }
 
 TEST(FenParse, RejectsWithTheOffendingToken) {
-    for (const Rejection& r : rejections()) {
+    for (const FenRejection& r : rejections()) {
         SCOPED_TRACE(std::string("FEN: ") + r.fen);
         try {
             const FenPosition p = parse_fen(r.fen);

@@ -67,7 +67,7 @@ TEST(HubMoveParse, CapturedSquaresIdentifyMovesThatShareFromAndTo) {
     EXPECT_EQ(parse(kKingRing, "24x24x29x28x19x18"), move(24, 24, {18, 19, 28, 29}));
 }
 
-struct Rejection {
+struct HubMoveRejection {
     std::string_view fen;
     std::string text;
     std::string token;
@@ -76,7 +76,7 @@ struct Rejection {
 };
 
 TEST(HubMoveParse, RejectsWithTheOffendingToken) {
-    const std::vector<Rejection> cases = {
+    const std::vector<HubMoveRejection> cases = {
         {kProtocolCapture, "", "", 0, "empty Hub move"},
         {kProtocolCapture, "  ", "", 0, "empty Hub move"},
         {kProtocolCapture, "28x19", "28x19", 0, "lists every captured square"},
@@ -100,7 +100,7 @@ TEST(HubMoveParse, RejectsWithTheOffendingToken) {
         {"W:W28:B", "28-23-19", "28-23-19", 0, "from-to"},
         {"W:W:B", "28-23", "28-23", 0, "White has no legal move"},
     };
-    for (const Rejection& r : cases) {
+    for (const HubMoveRejection& r : cases) {
         SCOPED_TRACE(std::string(r.fen) + " \"" + r.text + "\"");
         try {
             const Move m = parse(r.fen, r.text);

@@ -37,7 +37,7 @@ TEST(HubPosition, LidraughtsExportScanPositionOfAnEndgame) {
     EXPECT_EQ(to_hub_position(Position{}, Color::Black), "B" + std::string(50, 'e'));
 }
 
-struct Rejection {
+struct HubPositionRejection {
     std::string text;
     std::string token;
     std::size_t offset;
@@ -55,7 +55,7 @@ TEST(HubPosition, RejectsWithTheOffendingToken) {
     std::string white_man_on_3 = "B" + empty_board;
     white_man_on_3[3] = 'w';
     const std::string too_many_white = "W" + std::string(21, 'W') + std::string(29, 'e');
-    const std::vector<Rejection> cases = {
+    const std::vector<HubPositionRejection> cases = {
         {"", "", 0, "empty Hub position"},
         {"w" + empty_board, "w", 0, "upper-case W or B"},
         {"b" + empty_board, "b", 0, "upper-case W or B"},
@@ -71,7 +71,7 @@ TEST(HubPosition, RejectsWithTheOffendingToken) {
         {too_many_white, too_many_white, 0, "more than 20 white pieces"},
         {"W:W31-50:B1-20", ":", 1, "square 1 must be one of"},
     };
-    for (const Rejection& r : cases) {
+    for (const HubPositionRejection& r : cases) {
         SCOPED_TRACE("Hub position: \"" + r.text + "\"");
         try {
             const FenPosition p = parse_hub_position(r.text);

@@ -44,30 +44,40 @@ static_assert(popcount(kForwardBlackManBits) == kForwardBlackManSquares);
 static_assert(popcount(kWhiteManBits) == kWhiteManSquares);
 
 // Parallel bit extract: the bits of `source` selected by `mask`, packed into the low bits in
-// mask order (BMI2 pext).
-inline Bitboard extract_bits(Bitboard source, Bitboard mask) noexcept {
-#if defined(__BMI2__)
-    return _pext_u64(source, mask);
-#else
+// mask order (BMI2 pext), without BMI2: the code of the portable build (EGDB_PORTABLE), compiled
+// in every build so that the tests check it beside the instruction.
+constexpr Bitboard extract_bits_portable(Bitboard source, Bitboard mask) noexcept {
     Bitboard result = 0;
     for (Bitboard bits = source & mask; bits != 0; bits &= bits - 1) {
         const Bitboard below = (bits & (~bits + 1)) - 1;
         result |= Bitboard{1} << std::popcount(mask & below);
     }
     return result;
-#endif
 }
 
-// Parallel bit deposit: bit i of `source` goes to the i-th lowest set bit of `mask` (BMI2 pdep).
-inline Bitboard deposit_bits(Bitboard source, Bitboard mask) noexcept {
-#if defined(__BMI2__)
-    return _pdep_u64(source, mask);
-#else
+// Parallel bit deposit: bit i of `source` goes to the i-th lowest set bit of `mask` (BMI2 pdep),
+// without BMI2.
+constexpr Bitboard deposit_bits_portable(Bitboard source, Bitboard mask) noexcept {
     Bitboard result = 0;
     for (Bitboard slots = mask; slots != 0 && source != 0; slots &= slots - 1, source >>= 1) {
         if ((source & 1) != 0) result |= slots & (~slots + 1);
     }
     return result;
+}
+
+inline Bitboard extract_bits(Bitboard source, Bitboard mask) noexcept {
+#if defined(__BMI2__)
+    return _pext_u64(source, mask);
+#else
+    return extract_bits_portable(source, mask);
+#endif
+}
+
+inline Bitboard deposit_bits(Bitboard source, Bitboard mask) noexcept {
+#if defined(__BMI2__)
+    return _pdep_u64(source, mask);
+#else
+    return deposit_bits_portable(source, mask);
 #endif
 }
 

@@ -6,13 +6,13 @@
 // comment and the writer of Lidraughts' scaladraughts format/Forsyth.scala, which emits
 // `W:W31,...,50:B1,...,20:H0:F1`.
 #include "core/notation/fen.hpp"
+#include "core/util/ascii.hpp"
 
 #include <cstdint>
 
 namespace egdb {
 namespace {
 
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr char to_upper(char c) noexcept { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
 
 std::string_view colour_name(Color c) noexcept { return c == Color::White ? "white" : "black"; }
@@ -137,7 +137,7 @@ private:
         }
         ++pos_;
         if (pos_ == stop) fail(std::string(what) + " needs a number", start, stop);
-        while (pos_ < stop && is_digit(text_[pos_])) ++pos_;
+        while (pos_ < stop && is_ascii_digit(text_[pos_])) ++pos_;
         if (pos_ != stop) unexpected(start, stop, std::string(what) + " is a number of digits only");
         suffix_seen_ = kind;
     }
@@ -216,10 +216,10 @@ private:
 
     // A decimal square number at pos_, validated to 1..50.
     int parse_square(std::size_t start, std::size_t stop, std::string_view expectation) {
-        if (pos_ == stop || !is_digit(text_[pos_])) unexpected(start, stop, expectation);
+        if (pos_ == stop || !is_ascii_digit(text_[pos_])) unexpected(start, stop, expectation);
         const std::size_t digits = pos_;
         int value = 0;
-        while (pos_ < stop && is_digit(text_[pos_])) {
+        while (pos_ < stop && is_ascii_digit(text_[pos_])) {
             // Saturate: the message quotes the digits themselves, so the value only needs to be
             // known to be out of range.
             value = value > kNumSquares ? value : value * 10 + (text_[pos_] - '0');

@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "core/rules/movegen.hpp"
+#include "core/util/ascii.hpp"
 
 namespace egdb {
 namespace {
 
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 std::string_view side_name(Color c) noexcept { return c == Color::White ? "White" : "Black"; }
 
@@ -84,13 +84,13 @@ public:
 private:
     SquareToken read_square() {
         const std::size_t begin = pos_;
-        if (pos_ == end_ || !is_digit(text_[pos_])) {
+        if (pos_ == end_ || !is_ascii_digit(text_[pos_])) {
             const std::size_t stop = pos_ == end_ ? pos_ : pos_ + 1;
             fail(pos_ == end_ ? "expected a square number at the end" : "expected a square number", pos_ == end_ ? begin_ : pos_,
                  pos_ == end_ ? end_ : stop);
         }
         int value = 0;
-        while (pos_ < end_ && is_digit(text_[pos_])) {
+        while (pos_ < end_ && is_ascii_digit(text_[pos_])) {
             // Saturate: the message quotes the digits, the value only needs to be out of range.
             value = value > kNumSquares ? value : value * 10 + (text_[pos_] - '0');
             ++pos_;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/rules/movegen.hpp"
+#include "core/util/ascii.hpp"
 
 namespace egdb {
 namespace {
@@ -13,7 +14,6 @@ namespace {
 constexpr bool is_space(char c) noexcept {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 std::string_view side_name(Color c) noexcept { return c == Color::White ? "White" : "Black"; }
 
@@ -66,10 +66,10 @@ MoveText read_move_text(std::string_view text) {
     char separator = '\0';
     std::size_t i = 0;
     for (;;) {
-        if (i == text.size() || !is_digit(text[i])) malformed(text, kForms);
+        if (i == text.size() || !is_ascii_digit(text[i])) malformed(text, kForms);
         const std::size_t digits = i;
         int value = 0;
-        while (i < text.size() && is_digit(text[i])) {
+        while (i < text.size() && is_ascii_digit(text[i])) {
             value = value > kNumSquares ? value : value * 10 + (text[i] - '0');
             ++i;
         }

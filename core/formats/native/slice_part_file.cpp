@@ -18,7 +18,7 @@ constexpr std::array<char, 8> kPartMagic{'E', 'G', 'D', 'B', 'P', 'A', 'R', 'T'}
 constexpr std::size_t kPartFixedBytes = 8 + 4 + 4 + 4 + 8 + 8 + 4;
 constexpr std::size_t kPartSectionBytes = 4 + 4 + 8 + 8 + 4 + 4;
 
-[[noreturn]] void corrupt(const std::filesystem::path& path, const std::string& what) {
+[[noreturn]] void corrupt_part(const std::filesystem::path& path, const std::string& what) {
     throw CorruptDataError("part file " + path.string() + " " + what + "; remove it to encode the part again");
 }
 
@@ -89,18 +89,18 @@ std::uint64_t write_slice_part_file(const std::filesystem::path& path, SliceId s
 
 SlicePartFile::SlicePartFile(const std::filesystem::path& path) : file_(path) {
     const std::span<const std::byte> bytes = file_.bytes();
-    if (bytes.size() < kPartFixedBytes + 4) corrupt(path, "is truncated");
-    if (std::memcmp(bytes.data(), kPartMagic.data(), kPartMagic.size()) != 0) corrupt(path, "is not a part file");
-    if (load_le<std::uint32_t>(bytes, 8) != kPartFileVersion) corrupt(path, "has an unknown version");
+    if (bytes.size() < kPartFixedBytes + 4) corrupt_part(path, "is truncated");
+    if (std::memcmp(bytes.data(), kPartMagic.data(), kPartMagic.size()) != 0) corrupt_part(path, "is not a part file");
+    if (load_le<std::uint32_t>(bytes, 8) != kPartFileVersion) corrupt_part(path, "has an unknown version");
     slice_ = SliceId{static_cast<int>(bytes[12]), static_cast<int>(bytes[13]), static_cast<int>(bytes[14]), static_cast<int>(bytes[15])};
     part_ = static_cast<int>(load_le<std::uint32_t>(bytes, 16));
     first_ = load_le<std::uint64_t>(bytes, 20);
     count_ = load_le<std::uint64_t>(bytes, 28);
     const std::uint32_t n = load_le<std::uint32_t>(bytes, 36);
-    if (n > 6) corrupt(path, "has a damaged header");  // two sides, three kinds
+    if (n > 6) corrupt_part(path, "has a damaged header");  // two sides, three kinds
     const std::size_t header_bytes = kPartFixedBytes + kPartSectionBytes * n + 4;
-    if (bytes.size() < header_bytes) corrupt(path, "is truncated");
-    if (load_le<std::uint32_t>(bytes, header_bytes - 4) != crc32c(bytes.first(header_bytes - 4))) corrupt(path, "has a damaged header");
+    if (bytes.size() < header_bytes) corrupt_part(path, "is truncated");
+    if (load_le<std::uint32_t>(bytes, header_bytes - 4) != crc32c(bytes.first(header_bytes - 4))) corrupt_part(path, "has a damaged header");
     std::uint64_t offset = header_bytes;
     for (std::uint32_t i = 0; i < n; ++i) {
         const std::size_t at = kPartFixedBytes + kPartSectionBytes * i;
@@ -115,21 +115,21 @@ SlicePartFile::SlicePartFile(const std::filesystem::path& path) : file_(path) {
         d.max_value = load_le<std::uint32_t>(bytes, at + 24);
         s.crc = load_le<std::uint32_t>(bytes, at + 28);
         if (d.positions_per_page == 0 || d.page_count != (count_ + d.positions_per_page - 1) / d.positions_per_page) {
-            corrupt(path, "has a section whose pages do not cover its positions");
+            corrupt_part(path, "has a section whose pages do not cover its positions");
         }
         const std::uint64_t entry_bytes = kPageEntrySize * d.page_count;
-        if (entry_bytes > bytes.size() - offset || d.pages_bytes > bytes.size() - offset - entry_bytes) corrupt(path, "is truncated");
+        if (entry_bytes > bytes.size() - offset || d.pages_bytes > bytes.size() - offset - entry_bytes) corrupt_part(path, "is truncated");
         s.entries = bytes.subspan(offset, entry_bytes);
         s.bytes = bytes.subspan(offset + entry_bytes, d.pages_bytes);
         offset += entry_bytes + d.pages_bytes;
         sections_.push_back(s);
     }
-    if (offset != bytes.size()) corrupt(path, "has the wrong length");
+    if (offset != bytes.size()) corrupt_part(path, "has the wrong length");
 }
 
 void SlicePartFile::verify_data() const {
     for (const Section& s : sections_) {
-        if (crc32c(s.bytes, crc32c(s.entries)) != s.crc) corrupt(file_.path(), "fails its checksum");
+        if (crc32c(s.bytes, crc32c(s.entries)) != s.crc) corrupt_part(file_.path(), "fails its checksum");
     }
 }
 
@@ -143,17 +143,17 @@ std::uint64_t assemble_slice_file(const std::filesystem::path& directory, SliceI
         files.emplace_back(parts[p]);
         const SlicePartFile& f = files.back();
         if (f.slice() != slice || f.part() != static_cast<int>(p) || f.first() != next_first) {
-            corrupt(parts[p], "is not part " + std::to_string(p) + " of slice " + slice.to_string() + " from position " +
+            corrupt_part(parts[p], "is not part " + std::to_string(p) + " of slice " + slice.to_string() + " from position " +
                                   std::to_string(next_first));
         }
-        if (f.sections().size() != files.front().sections().size()) corrupt(parts[p], "has other sections than part 0");
+        if (f.sections().size() != files.front().sections().size()) corrupt_part(parts[p], "has other sections than part 0");
         for (std::size_t i = 0; i < f.sections().size(); ++i) {
             const SectionDescriptor& a = f.sections()[i].descriptor;
             const SectionDescriptor& b = files.front().sections()[i].descriptor;
             if (a.kind != b.kind || a.side != b.side || a.value_bits != b.value_bits || a.positions_per_page != b.positions_per_page) {
-                corrupt(parts[p], "has other sections than part 0");
+                corrupt_part(parts[p], "has other sections than part 0");
             }
-            if (p + 1 < parts.size() && f.count() % a.positions_per_page != 0) corrupt(parts[p], "does not end on a page boundary");
+            if (p + 1 < parts.size() && f.count() % a.positions_per_page != 0) corrupt_part(parts[p], "does not end on a page boundary");
         }
         next_first += f.count();
     }
@@ -190,13 +190,13 @@ std::uint64_t assemble_slice_file(const std::filesystem::path& directory, SliceI
         std::uint64_t base = 0;
         for (const SlicePartFile& f : files) {
             const SlicePartFile::Section& s = f.sections()[i];
-            if (crc32c(s.bytes, crc32c(s.entries)) != s.crc) corrupt(parts[static_cast<std::size_t>(f.part())], "fails its checksum");
+            if (crc32c(s.bytes, crc32c(s.entries)) != s.crc) corrupt_part(parts[static_cast<std::size_t>(f.part())], "fails its checksum");
             entries.assign(s.entries.begin(), s.entries.end());
             for (std::size_t e = 0; e < entries.size(); e += kPageEntrySize) {
                 const std::uint64_t page_offset = load_le<std::uint64_t>(entries, e);
                 const std::uint32_t page_bytes = load_le<std::uint32_t>(entries, e + 8);
                 if (page_offset > s.bytes.size() || page_bytes > s.bytes.size() - page_offset) {
-                    corrupt(parts[static_cast<std::size_t>(f.part())], "has a page outside its bytes");
+                    corrupt_part(parts[static_cast<std::size_t>(f.part())], "has a page outside its bytes");
                 }
                 store_le<std::uint64_t>(entries, e, page_offset + base);
             }

@@ -18,7 +18,7 @@
 namespace egdb::native {
 namespace {
 
-constexpr std::array<char, 8> kMagic{'E', 'G', 'D', 'B', 'U', 'N', 'I', 'T'};
+constexpr std::array<char, 8> kUnitFileMagic{'E', 'G', 'D', 'B', 'U', 'N', 'I', 'T'};
 constexpr std::size_t kTrailerBytes = 16;
 constexpr std::size_t kTableEntryBytes = 20;
 // Positions per frame (at least one configuration): small enough that a page range of a part
@@ -49,7 +49,7 @@ std::uint32_t configurations_crc(std::span<const std::uint64_t> configurations) 
 std::vector<std::byte> encode_header(SliceId slice, int advancement, std::span<const std::uint64_t> configurations,
                                      std::uint64_t block_size, const UnitInputs& inputs) {
     std::vector<std::byte> h;
-    for (const char c : kMagic) h.push_back(static_cast<std::byte>(c));
+    for (const char c : kUnitFileMagic) h.push_back(static_cast<std::byte>(c));
     append_le<std::uint32_t>(h, kUnitFileVersion);
     append_slice(h, slice);
     append_le<std::uint32_t>(h, static_cast<std::uint32_t>(advancement));
@@ -66,7 +66,7 @@ std::vector<std::byte> encode_header(SliceId slice, int advancement, std::span<c
 void free_cctx(ZSTD_CCtx* c) { ZSTD_freeCCtx(c); }
 void free_dctx(ZSTD_DCtx* c) { ZSTD_freeDCtx(c); }
 
-[[noreturn]] void corrupt(const std::filesystem::path& path, const std::string& what) {
+[[noreturn]] void corrupt_unit(const std::filesystem::path& path, const std::string& what) {
     throw CorruptDataError("unit file " + path.string() + " " + what + "; remove it to solve the unit again");
 }
 
@@ -150,12 +150,12 @@ struct UnitFileReader::State {
     void decompress(std::uint64_t f, std::span<std::byte> out) const {
         const std::uint64_t offset = load_le<std::uint64_t>(table, kTableEntryBytes * f);
         const std::uint64_t bytes = load_le<std::uint64_t>(table, kTableEntryBytes * f + 8);
-        if (offset > frames.size() || bytes > frames.size() - offset) corrupt(path(), "has a frame outside the file");
+        if (offset > frames.size() || bytes > frames.size() - offset) corrupt_unit(path(), "has a frame outside the file");
         const std::span<const std::byte> frame = frames.subspan(offset, bytes);
-        if (crc32c(frame) != load_le<std::uint32_t>(table, kTableEntryBytes * f + 16)) corrupt(path(), "fails its checksum");
+        if (crc32c(frame) != load_le<std::uint32_t>(table, kTableEntryBytes * f + 16)) corrupt_unit(path(), "fails its checksum");
         const std::size_t n = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), frame.data(), frame.size());
-        if (ZSTD_isError(n)) corrupt(path(), std::string("has a damaged payload: ") + ZSTD_getErrorName(n));
-        if (n != out.size()) corrupt(path(), "has a frame of the wrong size");
+        if (ZSTD_isError(n)) corrupt_unit(path(), std::string("has a damaged payload: ") + ZSTD_getErrorName(n));
+        if (n != out.size()) corrupt_unit(path(), "has a frame of the wrong size");
     }
 };
 
@@ -173,32 +173,32 @@ UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice,
     const std::span<const std::byte> bytes = st.file.bytes();
     // The header this unit must have: any other is another unit, or a damaged one.
     const std::vector<std::byte> header = encode_header(slice, advancement, configurations, st.block_size, inputs);
-    if (bytes.size() < header.size() + kTrailerBytes) corrupt(path, "is truncated");
-    if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0) corrupt(path, "is not a unit file");
-    if (load_le<std::uint32_t>(bytes, kMagic.size()) != kUnitFileVersion) corrupt(path, "has an unknown version");
+    if (bytes.size() < header.size() + kTrailerBytes) corrupt_unit(path, "is truncated");
+    if (std::memcmp(bytes.data(), kUnitFileMagic.data(), kUnitFileMagic.size()) != 0) corrupt_unit(path, "is not a unit file");
+    if (load_le<std::uint32_t>(bytes, kUnitFileMagic.size()) != kUnitFileVersion) corrupt_unit(path, "has an unknown version");
     if (std::memcmp(bytes.data(), header.data(), header.size()) != 0) {
-        corrupt(path, "does not hold level " + std::to_string(advancement) + " of slice " + slice.to_string() +
+        corrupt_unit(path, "does not hold level " + std::to_string(advancement) + " of slice " + slice.to_string() +
                           " with the inputs and men configurations this build expects");
     }
     const std::span<const std::byte> trailer = bytes.last(kTrailerBytes);
     if (load_le<std::uint32_t>(trailer, 12) != crc32c(trailer.first(12), crc32c(header))) {
-        corrupt(path, "has a damaged trailer (or is truncated)");
+        corrupt_unit(path, "has a damaged trailer (or is truncated)");
     }
     const std::uint64_t frame_count = load_le<std::uint64_t>(trailer, 0);
     const std::uint64_t expected_frames = (configurations.size() + st.per_frame - 1) / st.per_frame;
-    if (frame_count != expected_frames) corrupt(path, "has the wrong number of frames");
+    if (frame_count != expected_frames) corrupt_unit(path, "has the wrong number of frames");
     const std::uint64_t table_bytes = kTableEntryBytes * frame_count;
-    if (bytes.size() - header.size() - kTrailerBytes < table_bytes) corrupt(path, "is truncated");
+    if (bytes.size() - header.size() - kTrailerBytes < table_bytes) corrupt_unit(path, "is truncated");
     st.table = bytes.subspan(bytes.size() - kTrailerBytes - table_bytes, table_bytes);
-    if (crc32c(st.table) != load_le<std::uint32_t>(trailer, 8)) corrupt(path, "has a damaged frame table");
+    if (crc32c(st.table) != load_le<std::uint32_t>(trailer, 8)) corrupt_unit(path, "has a damaged frame table");
     st.frames = bytes.subspan(header.size(), bytes.size() - header.size() - kTrailerBytes - table_bytes);
     // Frames follow each other without gaps and fill the space before the table.
     std::uint64_t next = 0;
     for (std::uint64_t f = 0; f < frame_count; ++f) {
-        if (load_le<std::uint64_t>(st.table, kTableEntryBytes * f) != next) corrupt(path, "has a damaged frame table");
+        if (load_le<std::uint64_t>(st.table, kTableEntryBytes * f) != next) corrupt_unit(path, "has a damaged frame table");
         next += load_le<std::uint64_t>(st.table, kTableEntryBytes * f + 8);
     }
-    if (next != st.frames.size()) corrupt(path, "has the wrong length");
+    if (next != st.frames.size()) corrupt_unit(path, "has the wrong length");
     st.configurations = configurations;
 }
 
@@ -216,7 +216,7 @@ void UnitFileReader::verify() const {
         const std::uint64_t offset = load_le<std::uint64_t>(st.table, kTableEntryBytes * f);
         const std::uint64_t bytes = load_le<std::uint64_t>(st.table, kTableEntryBytes * f + 8);
         if (crc32c(st.frames.subspan(offset, bytes)) != load_le<std::uint32_t>(st.table, kTableEntryBytes * f + 16)) {
-            corrupt(st.path(), "fails its checksum");
+            corrupt_unit(st.path(), "fails its checksum");
         }
     }
 }

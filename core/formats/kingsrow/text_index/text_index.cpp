@@ -1,4 +1,5 @@
 #include "core/formats/kingsrow/text_index/text_index.hpp"
+#include "core/util/ascii.hpp"
 
 #include <cctype>
 #include <limits>
@@ -10,7 +11,6 @@ namespace {
 constexpr std::size_t kMaxCommentLength = 119;
 
 bool is_space(char c) noexcept { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 class Cursor {
 public:
@@ -93,7 +93,7 @@ private:
         while (true) {
             const char c = peek();
             int d = -1;
-            if (is_digit(c)) d = c - '0';
+            if (is_ascii_digit(c)) d = c - '0';
             else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
             else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
             if (d < 0 || d >= base) break;
@@ -149,9 +149,9 @@ void parse_vmap_comment(std::string_view comment, IndexRecord& record) {
             negative = true;
             ++i;
         }
-        if (i >= rest.size() || !is_digit(rest[i])) break;
+        if (i >= rest.size() || !is_ascii_digit(rest[i])) break;
         std::int64_t v = 0;
-        while (i < rest.size() && is_digit(rest[i]) && v < 1000000) v = v * 10 + (rest[i++] - '0');
+        while (i < rest.size() && is_ascii_digit(rest[i]) && v < 1000000) v = v * 10 + (rest[i++] - '0');
         numbers[count++] = negative ? -v : v;
         skip_blank();
         const char separator = count == 1 ? ':' : ',';
@@ -204,7 +204,7 @@ std::vector<IndexRecord> parse_text_index(std::string_view text, IndexDialect di
         in.expect(':', "after the side to move");
 
         const char first = in.peek();
-        if (!is_digit(first)) {
+        if (!is_ascii_digit(first)) {
             r.single_value = single_value_of(first);
             if (r.single_value < 0 || dialect == IndexDialect::Mtc) {
                 in.fail(std::string("invalid value character '") + first + "' (expected a digit" +
@@ -241,7 +241,7 @@ std::vector<IndexRecord> parse_text_index(std::string_view text, IndexDialect di
                 }
                 continue;
             }
-            if (!is_digit(c)) break;
+            if (!is_ascii_digit(c)) break;
             r.block_starts.push_back(checked<std::uint32_t>(in, in.decimal("block start"), 0, std::int64_t{1} << 31,
                                                             "block start index"));
             if (v2) {
