@@ -288,6 +288,14 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 for (std::size_t k = 0; k < i && store.memory_bytes() + write_need + file_cache > budget; ++k) {
                     store.remove(order[k]);
                 }
+                // The whole solution of the slice is assembled in memory before it is written (the
+                // largest 6-piece slices need more than a 12 GiB budget): said, never silent.
+                const std::uint64_t assembly = store.memory_bytes() + write_need + file_cache;
+                if (assembly > budget && observer.on_warning) {
+                    observer.on_warning("slice " + s.to_string() + ": assembling its " + std::to_string(slice_size(s)) +
+                                        " positions for writing needs about " + std::to_string(assembly >> 20) +
+                                        " MiB, more than the memory budget of " + std::to_string(budget >> 20) + " MiB");
+                }
             };
             const auto t0 = Clock::now();
             store.add(solve_slice(s, memory_or_files));
