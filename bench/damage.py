@@ -16,6 +16,7 @@ Each copy is probed (`egdb probe`, a fixed set of positions, in chunks so that o
 hide the other answers) and verified (`egdb verify`). A trial counts as
 
   crash       a run ended by a signal (segmentation fault, abort)
+  hang        a run still going after HANG_SECONDS (killed)
   sanitizer   a run printed an AddressSanitizer / UndefinedBehaviorSanitizer report (run the
               benchmark with the binary of an EGDB_SANITIZE=ON build to see them)
   wrong       a probe exited 0 with an answer that differs from the undamaged copy's (silent)
@@ -48,7 +49,8 @@ from pathlib import Path
 FORMATS = ["native", "kingsrow-v2", "kingsrow-v1", "kingsrow-runlen"]
 DAMAGES = ["flip", "truncate", "zero", "delete", "garbage"]
 TEXT_INDEX_SUFFIXES = (".idx", ".idx1", ".idx_mtc")
-OUTCOMES = ["crash", "sanitizer", "wrong", "error", "harmless"]
+OUTCOMES = ["crash", "hang", "sanitizer", "wrong", "error", "harmless"]
+HANG_SECONDS = 120  # a probe of 25-200 positions or a verification of 3-4 pieces takes seconds
 SANITIZER_MARKS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer", "SUMMARY: UndefinedBehaviorSanitizer")
 PROBE_CHUNKS = 8
 
@@ -89,6 +91,7 @@ class RunOutput:
     returncode: int
     stdout: str
     stderr: str
+    hung: bool = False  # killed after HANG_SECONDS
 
     @property
     def signalled(self) -> bool:
@@ -99,12 +102,16 @@ class RunOutput:
         return any(mark in self.stderr for mark in SANITIZER_MARKS)
 
 
-def run(cmd: list[str], stdin: str | None = None, timeout: int = 600) -> RunOutput:
+def run(cmd: list[str], stdin: str | None = None, timeout: int = HANG_SECONDS) -> RunOutput:
     env = dict(os.environ)
     # Leak reports are about the process's exit, not about reading damaged data.
     env.setdefault("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
     env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout, env=env, errors="replace")
+    try:
+        p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout, env=env, errors="replace")
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return RunOutput(0, out, f"killed after {timeout} s", hung=True)
     return RunOutput(p.returncode, p.stdout, p.stderr)
 
 
@@ -217,6 +224,8 @@ def classify(egdb: str, reference: Path, fmt: str, kind: str, seed: int, fens: l
         if any(o.signalled for o in every):
             bad = next(o for o in every if o.signalled)
             return Trial("crash", flagged, changed, what, f"exit {bad.returncode}: {bad.stderr[-400:]}")
+        if any(o.hung for o in every):
+            return Trial("hang", flagged, changed, what, "a run did not end within HANG_SECONDS")
         if any(o.sanitizer for o in every):
             bad = next(o for o in every if o.sanitizer)
             return Trial("sanitizer", flagged, changed, what, bad.stderr[-800:])
@@ -298,18 +307,18 @@ def main() -> int:
                         row.missed += 1
                         if len(missed_examples) < args.show * 4:
                             missed_examples.append(f"{pieces}p {fmt}: {trial.what} ({trial.outcome})")
-                    if trial.outcome in ("crash", "sanitizer", "wrong") and len(examples[trial.outcome]) < args.show * 4:
+                    if trial.outcome in ("crash", "hang", "sanitizer", "wrong") and len(examples[trial.outcome]) < args.show * 4:
                         examples[trial.outcome].append(f"{pieces}p {fmt}: {trial.what}: {trial.detail}")
             print(f"done: {pieces} pieces, {fmt}", file=sys.stderr, flush=True)
 
-    header = ["pieces", "format", "damage", "trials", "clear errors", "crashes", "sanitizer", "silent wrong",
+    header = ["pieces", "format", "damage", "trials", "clear errors", "crashes", "hangs", "sanitizer", "silent wrong",
               "harmless", "verify flagged", "changed, not flagged", "checksummed file changed", "of those not flagged"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     totals = Row()
     for (pieces, fmt, kind), row in rows.items():
         o = row.outcomes
-        print(f"| {pieces} | {fmt} | {kind} | {row.trials} | {o['error']} | {o['crash']} | {o['sanitizer']} | "
+        print(f"| {pieces} | {fmt} | {kind} | {row.trials} | {o['error']} | {o['crash']} | {o['hang']} | {o['sanitizer']} | "
               f"{o['wrong']} | {o['harmless']} | {row.flagged} | {row.missed} | {row.checksummed} | {row.checksum_missed} |")
         totals.trials += row.trials
         for k in OUTCOMES:
@@ -319,9 +328,9 @@ def main() -> int:
         totals.checksummed += row.checksummed
         totals.checksum_missed += row.checksum_missed
     o = totals.outcomes
-    print(f"| all | all | all | {totals.trials} | {o['error']} | {o['crash']} | {o['sanitizer']} | {o['wrong']} | "
+    print(f"| all | all | all | {totals.trials} | {o['error']} | {o['crash']} | {o['hang']} | {o['sanitizer']} | {o['wrong']} | "
           f"{o['harmless']} | {totals.flagged} | {totals.missed} | {totals.checksummed} | {totals.checksum_missed} |")
-    for outcome in ("crash", "sanitizer", "wrong"):
+    for outcome in ("crash", "hang", "sanitizer", "wrong"):
         for line in examples[outcome]:
             print(f"{outcome}: {line}")
     for line in missed_examples:

@@ -6,9 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "core/formats/kingsrow/directory/verify.hpp"
+#include "core/notation/fen.hpp"
+#include "core/probe/database.hpp"
 #include "core/workflow/build.hpp"
 #include "core/workflow/verify.hpp"
 #include "tests/build_helpers.hpp"
@@ -52,6 +55,41 @@ TEST(KingsrowVerifyDamage, ChangedIdentifyingIndexFileFailsVerification) {
     bool named = false;
     for (const std::string& problem : result.problems()) named = named || problem.find(identifying) != std::string::npos;
     EXPECT_TRUE(named) << "no problem names " << identifying;
+}
+
+// A subslice missing from a damaged index (here the record of 1 king against 1 king, black to
+// move, deleted from db2.idx) leaves its values unknown. The lookup's search must give up with
+// LookupNotPossible; without a bound it went through the king endgame's whole tree to depth 64 and
+// never returned (bench/damage.py found `egdb probe` spinning on such a set).
+TEST(KingsrowVerifyDamage, MissingSubsliceMakesTheLookupFailNotSpin) {
+    const test::ScratchDir scratch("kingsrow_missing_subslice");
+    workflow::BuildRequest request;
+    request.pieces = 3;
+    request.out = scratch.sub("db");
+    request.threads = 2;
+    request.format = workflow::OutputFormat::KingsrowRunlen;
+    request.read_back_samples = 0;
+    ASSERT_TRUE(workflow::build_database(request).ok());
+    const FenPosition fp = parse_fen("W:WK25:BK24,9");  // white must capture into 1 king v 1 king
+    {
+        const auto db = Database::open(request.out);
+        EXPECT_NO_THROW((void)db->wld(fp.position, fp.side_to_move));
+    }
+    std::istringstream lines(test::slurp(request.out / "db2.idx"));
+    std::string kept, line;
+    bool removed = false;
+    while (std::getline(lines, line)) {
+        if (line.rfind("BASE0,1,0,1,0,b:", 0) == 0) {
+            removed = true;
+            continue;
+        }
+        kept += line + "\n";
+    }
+    ASSERT_TRUE(removed) << "db2.idx has no record of 0101 with black to move";
+    std::ofstream(request.out / "db2.idx", std::ios::binary | std::ios::trunc) << kept;
+    const auto db = Database::open(request.out);
+    EXPECT_THROW((void)db->wld(fp.position, fp.side_to_move), LookupNotPossible);
+    EXPECT_THROW((void)db->dtw(fp.position, fp.side_to_move), LookupNotPossible);
 }
 
 }  // namespace

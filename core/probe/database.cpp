@@ -194,13 +194,13 @@ int Database::lookup_stored(StoredKind kind, const Position& position, Color sid
 
 WldResult Database::search(const Position& p, Color c, int depth, WldResult alpha, WldResult beta, SearchPath& path,
                            std::optional<int> root_lookup) const {
-    path[static_cast<std::size_t>(depth)] = p;  // depth <= kMaxSearchDepth: deeper calls are not made
+    path.positions[static_cast<std::size_t>(depth)] = p;  // depth <= kMaxSearchDepth: deeper calls are not made
     if (p.black == 0) return c == Color::Black ? WldResult::Loss : WldResult::Win;
     if (p.white == 0) return c == Color::White ? WldResult::Loss : WldResult::Win;
     // A repeated position (same side to move) is a draw; men moves are irreversible, so stop
     // looking back at the first different set of men.
     for (int i = depth - 4; i >= 0; i -= 2) {
-        const Position& q = path[static_cast<std::size_t>(i)];
+        const Position& q = path.positions[static_cast<std::size_t>(i)];
         if (men_of(q) != men_of(p)) break;
         if (q == p) return WldResult::Draw;
     }
@@ -211,7 +211,7 @@ WldResult Database::search(const Position& p, Color c, int depth, WldResult alph
             if (!is_unknown(v)) return v;  // unknown: an unstored side or position, resolved by search
         }
     }
-    if (depth >= kMaxSearchDepth) return WldResult::Unknown;
+    if (depth >= kMaxSearchDepth || ++path.nodes > kMaxSearchNodes) return WldResult::Unknown;
     MoveList list;
     generate_moves(p, c, list);
     if (list.empty()) return WldResult::Loss;
@@ -298,13 +298,17 @@ WldValue Database::wld(const Position& position, Color side) const {
     return wld_of_search(search(position, side, 0, WldResult::Loss, WldResult::Win, path));
 }
 
-int Database::searched_dtw(const Position& p, Color c, bool winning, int depth) const {
+int Database::searched_dtw(const Position& p, Color c, bool winning, int depth, std::uint32_t& nodes) const {
     if (!has_capture(p, c)) {
         lookups_.add();
         const int v = dtw_->lookup(StoredKind::Dtw, p, c, false);
         if (v >= 0) return winning ? 2 * v + 1 : 2 * v;
     }
     if (depth >= kMaxDtwSearchDepth) throw LookupNotPossible("DTW search too deep (a side is not stored)");
+    if (++nodes > kMaxSearchNodes) {
+        throw LookupNotPossible("DTW search gave up after " + std::to_string(kMaxSearchNodes) +
+                                " positions (a slice is missing or unreadable in " + directory_.string() + ")");
+    }
     MoveList list;
     generate_moves(p, c, list);
     if (list.empty()) return 0;
@@ -313,9 +317,9 @@ int Database::searched_dtw(const Position& p, Color c, bool winning, int depth) 
         const Position q = apply_move(p, c, m);
         if (winning) {
             if (wld(q, opposite(c)) != WldValue::Loss) continue;
-            best = std::min(best, searched_dtw(q, opposite(c), false, depth + 1) + 1);
+            best = std::min(best, searched_dtw(q, opposite(c), false, depth + 1, nodes) + 1);
         } else {
-            best = std::max(best, searched_dtw(q, opposite(c), true, depth + 1) + 1);
+            best = std::max(best, searched_dtw(q, opposite(c), true, depth + 1, nodes) + 1);
         }
     }
     return best;
@@ -334,7 +338,8 @@ std::optional<int> Database::dtw(const Position& position, Color side) const {
     // parity comes from the WLD and captures are searched through.
     const WldValue w = wld(position, side);
     if (w == WldValue::Draw) return std::nullopt;
-    return searched_dtw(position, side, w == WldValue::Win, 0);
+    std::uint32_t nodes = 0;
+    return searched_dtw(position, side, w == WldValue::Win, 0, nodes);
 }
 
 std::optional<int> Database::mtc(const Position& position, Color side) const {

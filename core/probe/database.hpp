@@ -152,13 +152,23 @@ private:
     // Throws std::invalid_argument for an ill-formed position, LookupNotPossible for one with more
     // pieces than the database holds.
     void check_position(const Position& position) const;
-    // The positions from the root to the current one, for the repetition check: on the stack, so
-    // that a lookup with search allocates nothing.
-    using SearchPath = std::array<Position, kMaxSearchDepth + 1>;
+    // Positions the search of one lookup visits at most. A sound database needs a few plies of
+    // captures or one unstored side (tens of nodes); a slice missing or unreadable from a damaged
+    // set would otherwise send a king endgame's search through the whole tree to depth 64, which
+    // never ends (bench/damage.py found `egdb probe` spinning on a Kingsrow set whose db2.idx had
+    // lost its last bytes). Past the budget the value is unknown: LookupNotPossible.
+    static constexpr std::uint32_t kMaxSearchNodes = 200'000;
+    // The positions from the root to the current one, for the repetition check, and the nodes
+    // visited: on the stack, so that a lookup with search allocates nothing.
+    struct SearchPath {
+        std::array<Position, kMaxSearchDepth + 1> positions;
+        std::uint32_t nodes = 0;
+    };
     // `root_lookup`: the raw value of the root position, when already looked up (batches).
     kingsrow::WldResult search(const Position& position, Color side, int depth, kingsrow::WldResult alpha,
                                kingsrow::WldResult beta, SearchPath& path, std::optional<int> root_lookup = {}) const;
-    int searched_dtw(const Position& p, Color side, bool winning, int depth) const;
+    // `nodes`: positions visited so far by this lookup, bounded by kMaxSearchNodes.
+    int searched_dtw(const Position& p, Color side, bool winning, int depth, std::uint32_t& nodes) const;
     WldValue wld_of_search(kingsrow::WldResult result) const;  // throws LookupNotPossible for unresolved values
     // resolved_->value() serves every kind this database holds.
     bool resolved_serves_all() const noexcept;
