@@ -334,9 +334,8 @@ EGDB_API int EGDB_CALL egdb_lookup_with_search(int handle, const EgdbPosition* p
         if (pos == nullptr) return fail(e, EGDB_NULL_ARGUMENT, "position is NULL");
         if (!valid_color(color)) return fail(e, EGDB_BAD_ARGUMENT, "color must be 0 (black) or 1 (white)");
         if (!e.db->has_wld()) return fail(e, EGDB_NOT_WLD_TYPE, "the database holds no WLD data");
-        const Position p = to_cpp(*pos);
-        if (!egdb::is_well_formed(p)) return fail(e, EGDB_BAD_ARGUMENT, "the position is not well formed");
-        return wld_code(e.db->wld(p, static_cast<Color>(color)));
+        // Database::wld refuses an ill-formed position (EGDB_BAD_ARGUMENT with its message).
+        return wld_code(e.db->wld(to_cpp(*pos), static_cast<Color>(color)));
     });
 }
 

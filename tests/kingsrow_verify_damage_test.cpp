@@ -22,14 +22,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The request of a Kingsrow run-length set (no Tunstall tables needed) of up to `pieces` pieces
+// in `out`, read back with `samples` positions after the build.
+workflow::BuildRequest runlen_build(const fs::path& out, int pieces, int threads, int samples) {
+    workflow::BuildRequest request;
+    request.pieces = pieces;
+    request.out = out;
+    request.threads = threads;
+    request.format = workflow::OutputFormat::KingsrowRunlen;
+    request.read_back_samples = samples;
+    return request;
+}
+
 TEST(KingsrowVerifyDamage, ChangedIdentifyingIndexFileFailsVerification) {
     const test::ScratchDir scratch("kingsrow_verify_damage");
-    workflow::BuildRequest request;
-    request.pieces = 2;
-    request.out = scratch.sub("db");
-    request.threads = 1;
-    request.format = workflow::OutputFormat::KingsrowRunlen;
-    request.read_back_samples = 100;
+    const workflow::BuildRequest request = runlen_build(scratch.sub("db"), 2, 1, 100);
     ASSERT_TRUE(workflow::build_database(request).ok());
     workflow::VerifyRequest verify;
     verify.samples = 100;
@@ -63,12 +70,7 @@ TEST(KingsrowVerifyDamage, ChangedIdentifyingIndexFileFailsVerification) {
 // never returned (bench/damage.py found `egdb probe` spinning on such a set).
 TEST(KingsrowVerifyDamage, MissingSubsliceMakesTheLookupFailNotSpin) {
     const test::ScratchDir scratch("kingsrow_missing_subslice");
-    workflow::BuildRequest request;
-    request.pieces = 3;
-    request.out = scratch.sub("db");
-    request.threads = 2;
-    request.format = workflow::OutputFormat::KingsrowRunlen;
-    request.read_back_samples = 0;
+    const workflow::BuildRequest request = runlen_build(scratch.sub("db"), 3, 2, 0);
     ASSERT_TRUE(workflow::build_database(request).ok());
     const FenPosition fp = parse_fen("W:WK25:BK24,9");  // white must capture into 1 king v 1 king
     {
