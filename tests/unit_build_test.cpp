@@ -21,6 +21,9 @@
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/unit_directory.hpp"
 #include "core/formats/native/unit_file.hpp"
+#include "core/formats/native/unit_range_reader.hpp"
+#include "core/formats/native/slice_file_writer.hpp"
+#include "core/formats/native/slice_part_file.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
@@ -243,19 +246,72 @@ void expect_same_files(const fs::path& dir, const fs::path& reference, int piece
     EXPECT_EQ(files, build_order(pieces).size());
 }
 
+// A slice file written part by part from the unit files is the file written from the whole
+// solution; part files left by an interrupted write are reused when they check out (a valid part
+// of the same build), encoded again with a warning when damaged or foreign.
+TEST_F(UnitFiles, SliceFileFromUnitsPartByPartIsTheWholeSolutionsFile) {
+    const test::ScratchDir dir("unit_parts");
+    std::vector<std::string> warnings;
+    native::UnitDirectory units(dir.sub("units"), kSlice, {nullptr, [&](const std::string& w) { warnings.push_back(w); }});
+    SliceSolver(kSlice, *store_, {2}).solve_levels(units);
+    const native::SolvedWriteOptions options{.threads = 2};
+    const std::string name = native::slice_file_name(kSlice.nbm, kSlice.nbk, kSlice.nwm, kSlice.nwk);
+    const native::WrittenSlice whole = native::write_solved_slice(dir.sub("whole"), *store_->find(kSlice), options);
+    // One page run a part: several parts, on two threads.
+    const std::uint64_t run = native::page_run_alignment(options.format);
+    ASSERT_GT(slice_size(kSlice), 2 * run);
+    const native::WrittenSlice parts = units.write_slice_file(dir.sub("parts"), options, 1);
+    EXPECT_EQ(slurp(dir.path() / "parts" / name), slurp(dir.path() / "whole" / name));
+    EXPECT_EQ(parts.file_bytes, whole.file_bytes);
+    EXPECT_EQ(parts.wld_bytes, whole.wld_bytes);
+    EXPECT_EQ(parts.dtw_bytes, whole.dtw_bytes);
+    EXPECT_EQ(parts.mtc_bytes, whole.mtc_bytes);
+    EXPECT_TRUE(warnings.empty());
+    for (const auto& e : fs::directory_iterator(dir.path() / "units")) {
+        EXPECT_FALSE(e.path().filename().string().starts_with("part-")) << e.path() << " left behind";
+    }
+    // Left by an interrupted write: a part 1 that holds the positions of part 0 (foreign), a
+    // damaged part 2, and a valid part 0 of this build, which is reused without a word.
+    const fs::path unit_directory = dir.path() / "units";
+    {
+        std::vector<native::UnitSource> sources;
+        const auto levels = men_configuration_levels(kSlice);
+        for (const MenLevel& l : levels) sources.push_back({l.advancement, l.configurations, units.path(l.advancement), units.inputs(l.advancement)});
+        native::UnitRangeReader reader(kSlice, sources);
+        native::encode_part_from_units(reader, unit_directory / native::slice_part_file_name(kSlice, 0), 0, 0, run, options.kinds,
+                                       options.format, 1);
+        native::encode_part_from_units(reader, unit_directory / native::slice_part_file_name(kSlice, 1), 1, 0, run, options.kinds,
+                                       options.format, 1);
+    }
+    const fs::path valid = unit_directory / native::slice_part_file_name(kSlice, 0);
+    spit(unit_directory / native::slice_part_file_name(kSlice, 2), "EGDBPART not really");
+    units.write_slice_file(dir.sub("resumed"), options, 1);
+    EXPECT_EQ(slurp(dir.path() / "resumed" / name), slurp(dir.path() / "whole" / name));
+    ASSERT_EQ(warnings.size(), 2U);
+    EXPECT_NE(warnings[0].find("encoding it again"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[1].find("encoding it again"), std::string::npos) << warnings[1];
+    EXPECT_FALSE(fs::exists(valid));
+    // A missing unit is an error naming it, and no slice file appears.
+    fs::remove(units.path(men_configuration_levels(kSlice).front().advancement));
+    EXPECT_THROW(units.write_slice_file(dir.sub("missing"), options, 1), FileError);
+    EXPECT_FALSE(fs::exists(dir.path() / "missing" / name));
+}
+
 // Every slice in units, under a memory budget that sends solved slices to their files (the path
-// of a 6-piece build), and without one. (native_build_test.cpp's budget test builds 4 pieces in
+// of a 6-piece build) and writes them part by part, and without one. (native_build_test.cpp's budget test builds 4 pieces in
 // units under a budget.)
 TEST(UnitBuild, BuildThroughUnitFilesWritesTheSameBytesAndRemovesItsUnits) {
     constexpr int pieces = 3;
     const test::ScratchDir scratch("unit_build");
     const fs::path reference = scratch.sub("memory");
     workflow::build_database(test::unverified_build(reference, pieces));
-    for (const std::uint64_t budget : {std::uint64_t{9} << 20, std::uint64_t{0}}) {
+    // Under the budget, every slice file is written from parts of one page run each.
+    for (const auto [budget, part_positions] : {std::pair{std::uint64_t{9} << 20, std::uint64_t{1}}, std::pair{std::uint64_t{0}, std::uint64_t{0}}}) {
         const fs::path dir = scratch.sub("units");
         workflow::BuildRequest r = test::unverified_build(dir, pieces);
         r.unit_file_min_positions = 0;
         r.memory_budget_bytes = budget;
+        if (part_positions > 0) r.part_positions = part_positions;
         std::size_t unit_items = 0;
         std::size_t read_back_from_units = 0;
         workflow::BuildObserver observer;

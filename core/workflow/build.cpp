@@ -86,18 +86,27 @@ MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool
     return plan;
 }
 
-// The unit files of `slice` in `unit_directory`: removed (`remove`), or only looked for.
+// The unit files of `slice` in `unit_directory`: removed (`remove`, with any part files of its
+// slice file left by an interrupted write), or only looked for.
 bool find_units(const std::filesystem::path& unit_directory, SliceId slice, bool remove) {
     std::error_code ec;
     if (!std::filesystem::is_directory(unit_directory, ec)) return false;
-    const std::string prefix = "unit-" + slice.to_string() + "-";
+    const std::string unit_prefix = "unit-" + slice.to_string() + "-";
+    const std::string part_prefix = "part-" + slice.to_string() + "-";
     bool found = false;
     for (const auto& entry : std::filesystem::directory_iterator(unit_directory)) {
-        if (!entry.path().filename().string().starts_with(prefix)) continue;
-        found = true;
+        const std::string name = entry.path().filename().string();
+        const bool unit = name.starts_with(unit_prefix);
+        if (!unit && !name.starts_with(part_prefix)) continue;
+        found = found || unit;
         if (remove) std::filesystem::remove(entry.path(), ec);
     }
     return found;
+}
+
+std::uint64_t budgeted_parts(std::uint64_t part_positions, std::uint64_t budget, std::uint64_t threads) {
+    if (budget == 0) return part_positions;
+    return std::max<std::uint64_t>(1, std::min(part_positions, budget / (64 * threads)));
 }
 
 void build_native(const BuildRequest& request, const BuildObserver& observer, int threads,
@@ -136,6 +145,11 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     for (std::size_t i = 0; i < order.size(); ++i) {
         if (finished[i]) kept_units[i] = find_units(unit_directory, order[i], plan.last_reader[i] < 0) && plan.last_reader[i] >= 0;
     }
+    // A slice file is written from its units a part per thread at a time, about 8 bytes a
+    // position (the part's values, its WLD bytes and its compressed pages): under a budget, the
+    // parts take an eighth of it at most.
+    const std::uint64_t part_positions =
+        budgeted_parts(request.part_positions, request.memory_budget_bytes, static_cast<std::uint64_t>(threads));
     // Under a budget, an eighth of it (8 MiB .. 1 GiB) is the page cache of the finished files.
     const std::size_t file_cache =
         std::clamp<std::size_t>(static_cast<std::size_t>(request.memory_budget_bytes / 8), std::size_t{8} << 20, std::size_t{1} << 30);
@@ -175,40 +189,53 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                                        u.slice.to_string() + " a" + std::to_string(u.advancement), u.positions, u.seconds, detail,
                                        done, result.positions});
         };
-        std::function<void()> before_assembly;  // set by a budgeted build
         // Solves slice `s` in memory, or unit by unit through the unit files when it is large
-        // enough for an interruption to be worth resuming from inside it.
-        const auto solve_slice = [&](SliceId s, const SolvedLookup& lookup) -> SolvedSlice {
+        // enough for an interruption to be worth resuming from inside it. A slice solved in units
+        // is never held whole: nothing is returned, and its file is written from its units.
+        const auto solve_slice = [&](SliceId s, const SolvedLookup& lookup) -> std::optional<SolvedSlice> {
             counted_by_units = slice_size(s) >= request.unit_file_min_positions;
             if (!counted_by_units) return SliceSolver(s, lookup, {threads}).solve();
             units.emplace(unit_directory, s, native::UnitDirectory::Callbacks{on_unit, observer.on_warning});
             SliceSolver(s, lookup, {threads}).solve_levels(*units);
-            if (before_assembly) before_assembly();
-            return units->assemble();
+            return std::nullopt;
         };
-        BuildOptions options;
-        options.threads = threads;
-        options.on_slice_done = [&](const SliceProgress& p) {
+        // Writes the slice just solved: from `solved`, or part by part from its unit files.
+        const auto write_slice = [&](SliceId s, double solve_seconds, const SolvedSlice* solved) {
             const auto t0 = Clock::now();
-            const native::WrittenSlice w = native::write_solved_slice(request.out, *p.solved, write);
+            const native::WrittenSlice w = solved != nullptr ? native::write_solved_slice(request.out, *solved, write)
+                                                             : units->write_slice_file(request.out, write, part_positions);
             // The slice file is complete (it can be read back); its units are kept only while a
             // later slice reads it.
-            finished[index_in_order(p.slice)] = true;
+            const std::size_t k = index_in_order(s);
+            finished[k] = true;
             if (counted_by_units && units) {
-                const std::size_t k = index_in_order(p.slice);
                 kept_units[k] = plan.last_reader[k] > static_cast<std::ptrdiff_t>(k);
                 if (!kept_units[k]) units->remove_units();
             }
             units.reset();
             const double written = seconds_since(t0);
-            result.solve_seconds += p.seconds;
+            result.solve_seconds += solve_seconds;
             result.write_seconds += written;
-            if (!counted_by_units) done += p.positions;
+            if (!counted_by_units) done += slice_size(s);
             char detail[160];
-            std::snprintf(detail, sizeof detail, "solve %.2f s, write %.2f s, %.3f WLD bits/position", p.seconds, written,
-                          8.0 * static_cast<double>(w.wld_bytes) / (2.0 * static_cast<double>(p.positions)));
-            report(observer,
-                   BuildItem{BuildStage::Solve, p.slice.to_string(), p.positions, p.seconds + written, detail, done, result.positions});
+            std::snprintf(detail, sizeof detail, "solve %.2f s, write %.2f s, %.3f WLD bits/position", solve_seconds, written,
+                          8.0 * static_cast<double>(w.wld_bytes) / (2.0 * static_cast<double>(slice_size(s))));
+            report(observer, BuildItem{BuildStage::Solve, s.to_string(), slice_size(s), solve_seconds + written, detail, done,
+                                       result.positions});
+        };
+        // Solves and writes slice `order[i]` reading `lookup`; with `keep`, the solution stays in
+        // the store for the slices that read it (a slice solved in units is assembled from them).
+        const auto solve_and_write = [&](std::size_t i, const SolvedLookup& lookup, bool keep) {
+            const SliceId s = order[i];
+            const auto t0 = Clock::now();
+            std::optional<SolvedSlice> solved = solve_slice(s, lookup);
+            write_slice(s, seconds_since(t0), solved ? &*solved : nullptr);
+            if (!keep) return;
+            if (solved) {
+                store.add(std::move(*solved));
+            } else if (kept_units[i]) {
+                store.add(native::UnitDirectory(unit_directory, s).assemble());
+            }
         };
         // Under a budget. What the process holds besides solutions: the page cache, the pages of
         // the files read through it (counted as resident once read) and, while a slice is
@@ -226,14 +253,14 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             const std::vector<SliceId> reads = successor_slices(s);
             const auto is_read = [&](SliceId t) { return std::find(reads.begin(), reads.end(), t) != reads.end(); };
             const bool by_units = slice_size(s) >= request.unit_file_min_positions;
-            const std::uint64_t write_need = 7 * slice_size(s);
-            std::uint64_t solve_need = write_need;
+            std::uint64_t solve_need = 7 * slice_size(s);
             if (by_units) {
                 std::uint64_t widest = 0;
                 for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
                 const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
                 const std::uint64_t level_bytes = 4 * block * widest;
                 solve_need = 2 * level_bytes + 14 * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
+                solve_need = std::max(solve_need, 8 * part_positions * static_cast<std::uint64_t>(threads));
             }
             // What else is read through the files: the slices it reads that are not in memory.
             const auto through_files = [&] {
@@ -283,25 +310,9 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
                 memory_or_files.set_files(files.get());
             }
-            // Before a slice solved in units is assembled, the slices it read may go to make room.
-            before_assembly = [&, s, write_need] {
-                for (std::size_t k = 0; k < i && store.memory_bytes() + write_need + file_cache > budget; ++k) {
-                    store.remove(order[k]);
-                }
-                // The whole solution of the slice is assembled in memory before it is written (the
-                // largest 6-piece slices need more than a 12 GiB budget): said, never silent.
-                const std::uint64_t assembly = store.memory_bytes() + write_need + file_cache;
-                if (assembly > budget && observer.on_warning) {
-                    observer.on_warning("slice " + s.to_string() + ": assembling its " + std::to_string(slice_size(s)) +
-                                        " positions for writing needs about " + std::to_string(assembly >> 20) +
-                                        " MiB, more than the memory budget of " + std::to_string(budget >> 20) + " MiB");
-                }
-            };
-            const auto t0 = Clock::now();
-            store.add(solve_slice(s, memory_or_files));
-            before_assembly = nullptr;
-            const double seconds = seconds_since(t0);
-            options.on_slice_done({s, slice_size(s), seconds, i + 1, order.size(), store.find(s)});
+            // A slice solved in memory stays in the store for the slices that read it (they may
+            // drop it); one solved in units is brought in by them when it fits.
+            solve_and_write(i, memory_or_files, !by_units);
         };
         for (std::size_t i = 0; i < order.size(); ++i) {
             const SliceId s = order[i];
@@ -319,9 +330,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 report(observer, BuildItem{BuildStage::Resume, s.to_string(), slice_size(s), seconds_since(t0), detail, done,
                                            result.positions});
             } else if (!budgeted) {
-                const auto t0 = Clock::now();
-                store.add(solve_slice(s, store));
-                options.on_slice_done({s, slice_size(s), seconds_since(t0), i + 1, order.size(), store.find(s)});
+                solve_and_write(i, store, true);
             } else {
                 solve_within_budget(i);
             }

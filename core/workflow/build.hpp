@@ -60,6 +60,10 @@ struct BuildRequest {
     // every slice of up to 5 pieces in memory (the largest, 1211, has 1.03e8 positions and takes
     // under a minute) and solves the larger 6-piece slices in units.
     std::uint64_t unit_file_min_positions = std::uint64_t{1} << 27;
+    // Native builds: the file of a slice solved in units is encoded from them in parts of about
+    // this many positions (whole page runs), each a part file in OUT/units, and then assembled,
+    // so that no slice is ever held whole under a budget; the files written are the same.
+    std::uint64_t part_positions = std::uint64_t{1} << 24;
     bool verify = true;
     std::uint64_t read_back_samples = 100'000;  // Kingsrow: positions sampled per slice (0: none)
 };

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -15,6 +14,7 @@
 #include "core/formats/native/store_then_files.hpp"
 #include "core/formats/native/unit_directory.hpp"
 #include "core/formats/native/unit_file.hpp"
+#include "core/formats/native/unit_range_reader.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
@@ -168,14 +168,8 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
             const std::filesystem::path part = part_path(request.out, id, static_cast<int>(p));
             if (!std::filesystem::exists(part, ec)) continue;
             try {
-                const native::SlicePartFile file(part);
                 const std::uint64_t first = p * per_part;
-                if (file.slice() != id || file.part() != static_cast<int>(p) || file.first() != first ||
-                    file.count() != std::min(per_part, slice_size(id) - first)) {
-                    throw CorruptDataError("part file " + part.string() + " holds other positions than part " + std::to_string(p) +
-                                           " of this build");
-                }
-                file.verify_data();
+                native::SlicePartFile(part).verify_holds(id, static_cast<int>(p), first, std::min(per_part, slice_size(id) - first));
                 s.parts[p] = State::Done;
                 ++s.parts_done;
             } catch (const CorruptDataError& e) {
@@ -348,11 +342,10 @@ struct UnitWorker::Context {
     std::vector<MenLevel> levels;
     std::vector<SliceId> successors;
     std::optional<SolvedLevel> above;
-    // For EncodePart: the slice whose parts it encodes, its levels and its unit files, opened
+    // For EncodePart: the levels of the slice whose parts it encodes and its unit files, opened
     // once (opening checks the configurations' checksum) for all the parts it is given.
-    std::optional<SliceId> part_slice;
     std::vector<MenLevel> part_levels;
-    std::map<std::pair<int, int>, native::UnitFileReader> part_units;
+    std::optional<native::UnitRangeReader> part_units;
 };
 
 UnitWorker::UnitWorker(DistributedRequest request) : request_(std::move(request)) {}
@@ -461,83 +454,37 @@ TaskOutcome UnitWorker::run(const Task& task) {
 TaskOutcome UnitWorker::encode_part(const Task& task) {
     const SliceId s = task.slice;
     const std::filesystem::path& out = request_.out;
-    const std::uint64_t n = slice_size(s);
     const std::uint64_t per_part = part_positions(request_, s);
     if (task.chunk < 0 || static_cast<std::uint64_t>(task.chunk) >= part_count(request_, s)) {
         throw std::invalid_argument("task " + to_string(task) + ": no such part");
     }
     const std::uint64_t first = static_cast<std::uint64_t>(task.chunk) * per_part;
-    const std::uint64_t count = std::min(per_part, n - first);
-    const std::uint64_t block = block_size_of(s);
-    // The men configurations whose blocks meet the part: every level has some of them.
-    const std::uint64_t lowest = first / block;
-    const std::uint64_t highest = (first + count - 1) / block;
-    std::array<std::vector<DistanceCode>, 2> dtw{std::vector<DistanceCode>(count), std::vector<DistanceCode>(count)};
-    std::array<std::vector<std::uint8_t>, 2> mtc{std::vector<std::uint8_t>(count), std::vector<std::uint8_t>(count)};
-    std::uint64_t filled = 0;
+    const std::uint64_t count = std::min(per_part, slice_size(s) - first);
     if (!context_) context_ = std::make_unique<Context>();
     Context& c = *context_;
-    if (c.part_slice != s) {
-        c.part_slice.reset();
-        c.part_units.clear();
+    if (!c.part_units || c.part_units->slice() != s) {
+        c.part_units.reset();
         c.part_levels = men_configuration_levels(s);
-        c.part_slice = s;
-    }
-    const std::vector<MenLevel>& levels = c.part_levels;
-    const std::vector<SliceId> successors = successor_slices(s);
-    for (const MenLevel& l : levels) {
-        const native::UnitInputs inputs = unit_inputs(levels, successors, l.advancement);
-        int chunk = 0;
-        for (const auto& [chunk_first, chunk_count] : level_chunks(l.configurations.size(), block, request_.chunk_positions)) {
-            const auto begin = l.configurations.begin() + static_cast<std::ptrdiff_t>(chunk_first);
-            const auto end = begin + static_cast<std::ptrdiff_t>(chunk_count);
-            const auto from = std::lower_bound(begin, end, lowest);
-            const auto to = std::upper_bound(from, end, highest);
-            if (from != to) {
-                auto found = c.part_units.find({l.advancement, chunk});
-                if (found == c.part_units.end()) {
-                    found = c.part_units
-                                .emplace(std::pair{l.advancement, chunk},
-                                         native::UnitFileReader(chunk_path(out, s, l.advancement, chunk), s, l.advancement,
-                                                                chunk_span(l, chunk_first, chunk_count), inputs))
-                                .first;
-                }
-                const native::UnitFileReader& unit = found->second;
-                unit.read_slots(static_cast<std::uint64_t>(from - begin), static_cast<std::uint64_t>(to - from),
-                                [&](std::uint64_t slot, const auto& d, const auto& m) {
-                                    const std::uint64_t base = unit.configurations()[slot] * block;
-                                    const std::uint64_t a = std::max(base, first);
-                                    const std::uint64_t b = std::min(base + block, first + count);
-                                    for (std::size_t side = 0; side < 2; ++side) {
-                                        std::copy(d[side].begin() + static_cast<std::ptrdiff_t>(a - base),
-                                                  d[side].begin() + static_cast<std::ptrdiff_t>(b - base),
-                                                  dtw[side].begin() + static_cast<std::ptrdiff_t>(a - first));
-                                        std::copy(m[side].begin() + static_cast<std::ptrdiff_t>(a - base),
-                                                  m[side].begin() + static_cast<std::ptrdiff_t>(b - base),
-                                                  mtc[side].begin() + static_cast<std::ptrdiff_t>(a - first));
-                                    }
-                                    filled += b - a;
-                                });
+        const std::vector<SliceId> successors = successor_slices(s);
+        std::vector<native::UnitSource> units;
+        for (const MenLevel& l : c.part_levels) {
+            const native::UnitInputs inputs = unit_inputs(c.part_levels, successors, l.advancement);
+            int chunk = 0;
+            for (const auto& [chunk_first, chunk_count] : level_chunks(l.configurations.size(), block_size_of(s), request_.chunk_positions)) {
+                units.push_back({l.advancement, chunk_span(l, chunk_first, chunk_count), chunk_path(out, s, l.advancement, chunk++), inputs});
             }
-            ++chunk;
         }
+        c.part_units.emplace(s, std::move(units));
     }
-    // The levels partition the configurations: every position of the part came from one unit.
-    if (filled != count) throw std::logic_error(to_string(task) + ": the units hold " + std::to_string(filled) + " of its positions");
-    const native::RangeSections sections =
-        native::range_sections(s, first, {dtw[0], dtw[1]}, {mtc[0], mtc[1]}, request_.write.kinds, request_.threads);
     TaskOutcome outcome;
-    outcome.bytes = native::write_slice_part_file(part_path(out, s, task.chunk), s, task.chunk, first, count, sections.sections,
-                                                  request_.write.format);
+    outcome.bytes = native::encode_part_from_units(*c.part_units, part_path(out, s, task.chunk), task.chunk, first, count,
+                                                   request_.write.kinds, request_.write.format, request_.threads);
     return outcome;
 }
 
 TaskOutcome UnitWorker::assemble(const Task& task) {
     const SliceId s = task.slice;
-    if (context_ && context_->part_slice == s) {
-        context_->part_slice.reset();
-        context_->part_units.clear();
-    }
+    if (context_ && context_->part_units && context_->part_units->slice() == s) context_->part_units.reset();
     const std::filesystem::path& out = request_.out;
     std::vector<std::filesystem::path> parts;
     for (std::size_t p = 0; p < part_count(request_, s); ++p) parts.push_back(part_path(out, s, static_cast<int>(p)));

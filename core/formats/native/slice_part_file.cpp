@@ -133,6 +133,14 @@ void SlicePartFile::verify_data() const {
     }
 }
 
+void SlicePartFile::verify_holds(SliceId slice, int part, std::uint64_t first, std::uint64_t count) const {
+    if (slice_ != slice || part_ != part || first_ != first || count_ != count) {
+        corrupt_part(file_.path(), "holds other positions than part " + std::to_string(part) + " of slice " + slice.to_string() +
+                                       " in this build");
+    }
+    verify_data();
+}
+
 std::uint64_t assemble_slice_file(const std::filesystem::path& directory, SliceId slice,
                                   std::span<const std::filesystem::path> parts) {
     const std::uint64_t positions = slice_size(slice);

@@ -63,6 +63,10 @@ public:
     // Checks every section's entries and bytes against their checksum; throws CorruptDataError.
     void verify_data() const;
 
+    // Checks that it is part `part` of `slice`, positions [first, first + count), and then
+    // verify_data(): what a resumed build asks of a part file it finds. Throws CorruptDataError.
+    void verify_holds(SliceId slice, int part, std::uint64_t first, std::uint64_t count) const;
+
 private:
     MappedFile file_;
     SliceId slice_;

@@ -1,9 +1,17 @@
 #include "core/formats/native/unit_directory.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 
+#include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/slice_file_reader.hpp"
+#include "core/formats/native/slice_part_file.hpp"
+#include "core/formats/native/unit_range_reader.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/util/error.hpp"
 
@@ -73,6 +81,63 @@ SolvedSlice UnitDirectory::assemble() const {
     SolvedSlice out(slice_);
     for (const MenLevel& l : levels_) out.store(read(l.advancement));
     return out;
+}
+
+WrittenSlice UnitDirectory::write_slice_file(const std::filesystem::path& out, const SolvedWriteOptions& options,
+                                             std::uint64_t part_positions) const {
+    const std::uint64_t n = slice_size(slice_);
+    const std::uint64_t alignment = page_run_alignment(options.format);
+    const std::uint64_t per_part = std::min(n, std::max<std::uint64_t>(1, (part_positions + alignment - 1) / alignment) * alignment);
+    const std::size_t parts = static_cast<std::size_t>((n + per_part - 1) / per_part);
+    std::vector<std::filesystem::path> paths(parts);
+    std::vector<UnitSource> units;
+    for (const MenLevel& l : levels_) units.push_back({l.advancement, l.configurations, path(l.advancement), inputs(l.advancement)});
+    // The threads take the parts in turn, each with unit readers of its own.
+    std::atomic<std::size_t> next{0};
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    const auto encode = [&] {
+        try {
+            UnitRangeReader reader(slice_, units);
+            for (std::size_t p = next++; p < parts; p = next++) {
+                const std::uint64_t first = p * per_part;
+                const std::uint64_t count = std::min(per_part, n - first);
+                paths[p] = directory_ / slice_part_file_name(slice_, static_cast<int>(p));
+                std::error_code ec;
+                if (std::filesystem::exists(paths[p], ec)) {
+                    try {
+                        SlicePartFile(paths[p]).verify_holds(slice_, static_cast<int>(p), first, count);
+                        continue;
+                    } catch (const CorruptDataError& e) {
+                        if (callbacks_.on_warning) callbacks_.on_warning(std::string(e.what()) + "; encoding it again");
+                    }
+                }
+                encode_part_from_units(reader, paths[p], static_cast<int>(p), first, count, options.kinds, options.format, 1);
+            }
+        } catch (...) {
+            const std::lock_guard lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+            next = parts;  // the others stop at their next part
+        }
+    };
+    {
+        std::vector<std::jthread> workers;
+        const int threads = static_cast<int>(std::min<std::size_t>(parts, static_cast<std::size_t>(std::max(1, options.threads))));
+        for (int t = 1; t < threads; ++t) workers.emplace_back(encode);
+        encode();
+    }
+    if (failure) std::rethrow_exception(failure);
+    WrittenSlice written;
+    written.file_bytes = assemble_slice_file(out, slice_, paths);
+    for (const std::filesystem::path& p : paths) {
+        std::error_code ec;
+        std::filesystem::remove(p, ec);
+    }
+    const SliceFileReader file(out / slice_file_name(slice_.nbm, slice_.nbk, slice_.nwm, slice_.nwk));
+    for (const SectionDescriptor& d : file.sections()) {
+        (d.kind == ValueKind::Wld ? written.wld_bytes : d.kind == ValueKind::Dtw ? written.dtw_bytes : written.mtc_bytes) += d.pages_bytes;
+    }
+    return written;
 }
 
 void UnitDirectory::remove_units() const {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/formats/native/solved_slice_io.hpp"
 #include "core/formats/native/unit_file.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
@@ -50,6 +51,16 @@ public:
 
     // The slice from its unit files; throws CorruptDataError when one is missing or damaged.
     SolvedSlice assemble() const;
+
+    // The slice file `out`/slice_file_name from the unit files, without holding the slice: each
+    // run of about `part_positions` positions (whole page runs) is encoded into a part file in
+    // this directory on one of `options.threads` threads, then the parts are concatenated
+    // (assemble_slice_file) and removed. The file is byte-identical to write_solved_slice of
+    // assemble(). A part file left by an interrupted write is reused when it checks out, encoded
+    // again (with a warning) when it does not. Throws CorruptDataError for a missing or damaged
+    // unit, FileError on I/O failure.
+    WrittenSlice write_slice_file(const std::filesystem::path& out, const SolvedWriteOptions& options,
+                                  std::uint64_t part_positions) const;
 
     // Removes the slice's unit files (once its slice file is written).
     void remove_units() const;

@@ -1,0 +1,71 @@
+#include "core/formats/native/unit_range_reader.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/index/slice.hpp"
+
+namespace egdb::native {
+
+UnitRangeReader::UnitRangeReader(SliceId slice, std::vector<UnitSource> units)
+    : slice_(slice),
+      block_(slice_size(slice) / men_configurations(slice.nbm, slice.nwm)),
+      units_(std::move(units)),
+      readers_(units_.size()) {}
+
+RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
+    if (count == 0 || first + count > slice_size(slice_)) {
+        throw std::invalid_argument("positions [" + std::to_string(first) + ", " + std::to_string(first + count) + ") are not in slice " +
+                                    slice_.to_string());
+    }
+    RangeValues out;
+    for (std::size_t side = 0; side < 2; ++side) {
+        out.dtw[side].resize(count);
+        out.mtc[side].resize(count);
+    }
+    // The men configurations whose blocks meet the range: every level may hold some of them.
+    const std::uint64_t lowest = first / block_;
+    const std::uint64_t highest = (first + count - 1) / block_;
+    std::uint64_t filled = 0;
+    for (std::size_t u = 0; u < units_.size(); ++u) {
+        const std::span<const std::uint64_t> configurations = units_[u].configurations;
+        const auto from = std::lower_bound(configurations.begin(), configurations.end(), lowest);
+        const auto to = std::upper_bound(from, configurations.end(), highest);
+        if (from == to) continue;
+        if (!readers_[u]) {
+            const UnitSource& s = units_[u];
+            readers_[u].emplace(s.path, slice_, s.advancement, s.configurations, s.inputs);
+        }
+        const UnitFileReader& unit = *readers_[u];
+        unit.read_slots(static_cast<std::uint64_t>(from - configurations.begin()), static_cast<std::uint64_t>(to - from),
+                        [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
+                            const std::uint64_t base = configurations[slot] * block_;
+                            const std::uint64_t a = std::max(base, first);
+                            const std::uint64_t b = std::min(base + block_, first + count);
+                            const auto from_block = static_cast<std::ptrdiff_t>(a - base);
+                            const auto to_block = static_cast<std::ptrdiff_t>(b - base);
+                            const auto into = static_cast<std::ptrdiff_t>(a - first);
+                            for (std::size_t side = 0; side < 2; ++side) {
+                                std::copy(dtw[side].begin() + from_block, dtw[side].begin() + to_block, out.dtw[side].begin() + into);
+                                std::copy(mtc[side].begin() + from_block, mtc[side].begin() + to_block, out.mtc[side].begin() + into);
+                            }
+                            filled += b - a;
+                        });
+    }
+    // The units partition the configurations: every position of the range came from one of them.
+    if (filled != count) {
+        throw std::logic_error("the units of slice " + slice_.to_string() + " hold " + std::to_string(filled) + " of the " +
+                               std::to_string(count) + " positions from " + std::to_string(first));
+    }
+    return out;
+}
+
+std::uint64_t encode_part_from_units(UnitRangeReader& units, const std::filesystem::path& path, int part, std::uint64_t first,
+                                     std::uint64_t count, ValueKinds kinds, const WriteOptions& format, int threads) {
+    const RangeValues v = units.read(first, count);
+    const RangeSections sections = range_sections(units.slice(), first, {v.dtw[0], v.dtw[1]}, {v.mtc[0], v.mtc[1]}, kinds, threads);
+    return write_slice_part_file(path, units.slice(), part, first, count, sections.sections, format);
+}
+
+}  // namespace egdb::native
