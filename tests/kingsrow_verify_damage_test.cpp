@@ -64,6 +64,36 @@ TEST(KingsrowVerifyDamage, ChangedIdentifyingIndexFileFailsVerification) {
     EXPECT_TRUE(named) << "no problem names " << identifying;
 }
 
+// Damage that takes egdb's trailer off the identifying file (one byte of its marker zeroed) makes
+// the set look like an upstream one: for MTC, which has no published values, nothing was checked
+// and the damage passed (bench/damage.py: db3.idx_mtc zeroed at [26, 27)). The identifying file
+// must match the CRC-32 the set is identified by in every set, egdb's or not.
+TEST(KingsrowVerifyDamage, IdentifyingFileThatLostItsTrailerFailsVerification) {
+    const test::ScratchDir scratch("kingsrow_verify_trailer");
+    for (const kingsrow::DbType type : {kingsrow::DbType::WldRunlen, kingsrow::DbType::MtcRunlen}) {
+        const fs::path dir = scratch.sub(type == kingsrow::DbType::MtcRunlen ? "mtc" : "wld");
+        const workflow::BuildRequest request = runlen_build(dir, 3, 2, 0);
+        ASSERT_TRUE(workflow::build_database(request).ok());
+        workflow::VerifyRequest verify;
+        verify.samples = 0;
+        verify.threads = 1;
+        ASSERT_TRUE(workflow::verify_directory(dir, verify).ok());
+        const std::string identifying = kingsrow::egdb_identifying_file(dir, type, 3);
+        ASSERT_FALSE(identifying.empty()) << "no identifying index file with egdb's trailer";
+        std::string text = test::slurp(dir / identifying);
+        const std::size_t marker = text.rfind("\n#egdb ");
+        ASSERT_NE(marker, std::string::npos);
+        text[marker + 6] = '\0';  // the space after "#egdb"
+        std::ofstream(dir / identifying, std::ios::binary | std::ios::trunc) << text;
+        ASSERT_FALSE(kingsrow::written_by_egdb(dir, type, 3));
+        const workflow::VerifyResult result = workflow::verify_directory(dir, verify);
+        EXPECT_FALSE(result.ok()) << identifying;
+        bool named = false;
+        for (const std::string& problem : result.problems()) named = named || problem.find(identifying) != std::string::npos;
+        EXPECT_TRUE(named) << "no problem names " << identifying;
+    }
+}
+
 // A subslice missing from a damaged index (here the record of 1 king against 1 king, black to
 // move, deleted from db2.idx) leaves its values unknown. The lookup's search must give up with
 // LookupNotPossible; without a bound it went through the king endgame's whole tree to depth 64 and

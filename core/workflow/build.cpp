@@ -17,14 +17,13 @@
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/util/error.hpp"
+#include "core/util/stopwatch.hpp"
 #include "core/util/peak_memory.hpp"
 
 namespace egdb::workflow {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Where a native build keeps the unit files of the slices it is solving (unit_directory.hpp).
 constexpr std::string_view kUnitDirectoryName = "units";

@@ -44,6 +44,7 @@ struct KingsrowFilesReport {
     std::vector<kingsrow::FileCheck> files;
     bool written_by_egdb = false;
     std::string egdb_identifying_file;  // of a set written by egdb: its CRC-32 must still match
+    std::string identifying_file;       // the file the set is identified by (empty: none), checked in every set
     bool ok = true;
 };
 

@@ -50,8 +50,9 @@ std::string egdb_identifying_file(const std::filesystem::path& directory, DbType
     return row && has_egdb_trailer(directory / row->file) ? std::string(row->file) : std::string();
 }
 
-FileCheck check_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces) {
+std::optional<FileCheck> check_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces) {
     const std::optional<IdentificationRow> row = identification_row_for(directory, type, max_pieces);
+    if (!row) return std::nullopt;
     FileCheck c{std::string(row->file), FileStatus::Missing, row->crc, 0};
     std::error_code ec;
     if (std::filesystem::is_regular_file(directory / c.file, ec)) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,14 +54,17 @@ bool written_by_egdb(const std::filesystem::path& directory, DbType type, int ma
 // when the set is not egdb's.
 std::string egdb_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces);
 
-// The check of the identifying index file of an egdb-written set against its identification CRC-32
-// (for the types without published values, MTC, whose files verify_files does not list).
-// Precondition: egdb_identifying_file(directory, type, max_pieces) is not empty.
-FileCheck check_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces);
+// The check of the identifying index file of a set (identification_row_for) against its
+// identification CRC-32, which the upstream driver identifies the set by and egdb's trailer forces:
+// it must match in an upstream set and in an egdb one alike, also for the types without published
+// values (MTC), whose files verify_files does not list, and also when damage took egdb's trailer
+// off. nullopt when the type has no identification row for the files in `directory`.
+std::optional<FileCheck> check_identifying_file(const std::filesystem::path& directory, DbType type, int max_pieces);
 
 // A type's checks pass when every file is ok, or, for a set written by egdb (its identifying file
 // named by `egdb_identifying`, else empty), when none is missing and the identifying file is ok:
-// the other files differ from the published ones by construction.
+// the other files differ from the published ones by construction. The identifying file (in
+// `checks` when check_identifying_file found it) is never exempt.
 bool files_pass(std::span<const FileCheck> checks, std::string_view egdb_identifying) noexcept;
 
 }  // namespace egdb::kingsrow
