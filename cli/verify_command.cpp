@@ -10,6 +10,7 @@
 
 #include "cli/command.hpp"
 #include "cli/progress.hpp"
+#include "core/formats/native/manifest.hpp"
 #include "core/util/peak_memory.hpp"
 #include "core/workflow/kingsrow_oracles.hpp"
 #include "core/workflow/verify.hpp"
@@ -32,6 +33,11 @@ void print_verify_result(const workflow::VerifyResult& r) {
                     static_cast<unsigned long long>(report.positions_checked), kinds.c_str(),
                     static_cast<unsigned long long>(report.mismatches), unchecked.c_str(), r.seconds, peak_memory_mib(),
                     static_cast<double>(report.peak_memory_bytes) / (1024.0 * 1024.0), report.ok() ? "OK" : "FAILED");
+        if (!report.manifest_found) {
+            std::printf("note: %s has no %s (databases built before manifests): a deleted slice file that no other slice"
+                        " reads cannot be noticed; egdb build on the directory writes one\n",
+                        dir.c_str(), std::string(native::kManifestFileName).c_str());
+        }
         std::fflush(stdout);
         return;
     }

@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/formats/native/manifest.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/workflow/build.hpp"
 #include "tests/build_helpers.hpp"
@@ -94,12 +95,17 @@ std::size_t expect_complete_files(const fs::path& dir, const fs::path& reference
         if (e.path().extension() == ".egdb") {
             ++slices;
             EXPECT_EQ(slurp(e.path()), slurp(reference / name)) << e.path() << " looks finished but differs";
+        } else if (name == native::kManifestFileName) {
+            // Written last, atomically: a manifest is always whole and lists finished files.
+            const auto manifest = native::read_manifest(dir);
+            EXPECT_TRUE(manifest.has_value() && native::check_manifest(dir, *manifest).empty()) << e.path();
         } else {
             EXPECT_FALSE(finished) << "left over after a finished build: " << e.path();
         }
     }
     if (finished) {
         EXPECT_EQ(slices, build_order(kPieces).size());
+        EXPECT_TRUE(fs::exists(dir / native::kManifestFileName));
     }
     return slices;
 }

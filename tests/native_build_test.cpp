@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/formats/native/verify_database.hpp"
@@ -334,10 +335,18 @@ TEST_F(NativeBuild, SlicesAloneBuildWhatTheyNeedWithTheSameBytes) {
     EXPECT_LT(needed.size(), build_order(pieces()).size());
     std::size_t files = 0;
     for (const auto& e : fs::directory_iterator(dir)) {
+        if (e.path().filename() == native::kManifestFileName) continue;
         ++files;
         EXPECT_EQ(slurp(e.path()), slurp(*dir_ / e.path().filename())) << e.path().filename();
     }
     EXPECT_EQ(files, needed.size());
+    // The manifest lists what was built, in build order.
+    const std::optional<std::vector<native::ManifestEntry>> manifest = native::read_manifest(dir);
+    ASSERT_TRUE(manifest.has_value());
+    ASSERT_EQ(manifest->size(), needed.size());
+    for (std::size_t i = 0; i < needed.size(); ++i) {
+        EXPECT_EQ((*manifest)[i].file, native::slice_file_name(needed[i].nbm, needed[i].nbk, needed[i].nwm, needed[i].nwk));
+    }
     // Everything up to the fixture's size: the slices already there are reused, not solved again.
     request.slices.clear();
     request.pieces = pieces();

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/manifest.hpp"
 #include "core/formats/native/unit_directory.hpp"
 #include "core/formats/native/unit_file.hpp"
 #include "core/formats/native/unit_range_reader.hpp"
@@ -236,14 +237,15 @@ TEST_F(UnitFiles, AnyRunOfConfigurationsReadsTheSameBlocksAsTheWholeLevel) {
     EXPECT_THROW(damaged.read_all(), CorruptDataError);
 }
 
-// Every slice file of `dir` against `reference`, and nothing else left in `dir`.
+// Every slice file of `dir` against `reference`, the manifests too, and nothing else left in `dir`.
 void expect_same_files(const fs::path& dir, const fs::path& reference, int pieces) {
     std::size_t files = 0;
     for (const auto& e : fs::directory_iterator(dir)) {
         ++files;
         EXPECT_EQ(slurp(e.path()), slurp(reference / e.path().filename())) << e.path();
     }
-    EXPECT_EQ(files, build_order(pieces).size());
+    EXPECT_TRUE(fs::exists(dir / native::kManifestFileName));
+    EXPECT_EQ(files, build_order(pieces).size() + 1);
 }
 
 // A slice file written part by part from the unit files is the file written from the whole

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 
+#include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/native_database.hpp"
@@ -347,6 +348,8 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         }
         result.solve_peak_memory_mib = peak_memory_mib();
     }
+    // Last, the list of what is there: verify then sees a slice file that goes missing later.
+    native::write_manifest(request.out);
     result.seconds = seconds_since(start);
     result.peak_memory_mib = peak_memory_mib();
     {

@@ -7,6 +7,7 @@
 #include <system_error>
 #include <thread>
 
+#include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
@@ -96,7 +97,7 @@ std::size_t part_count(const DistributedRequest& request, SliceId slice) {
 
 // --- Scheduler ------------------------------------------------------------------------------
 
-Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const std::string&)> on_warning) {
+Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const std::string&)> on_warning) : out_(request.out) {
     const auto warn = [&](const std::string& text) {
         if (on_warning) on_warning(text);
     };
@@ -584,6 +585,8 @@ void run_coordinator(Scheduler& scheduler, Transport& transport, const Coordinat
     stop_all();
     if (failure) throw RuntimeError(ErrorKind::Io, *failure);
     if (cancelled) throw RuntimeError(ErrorKind::Cancelled, "distributed build stopped; run it again to resume");
+    // Last, the list of what is there (as the single-process build writes it).
+    native::write_manifest(scheduler.out());
 }
 
 void run_worker(UnitWorker& worker, Transport& transport, const std::function<void(const std::string&)>& on_error,

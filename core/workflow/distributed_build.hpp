@@ -89,6 +89,7 @@ public:
 
     bool finished() const noexcept { return slices_left_ == 0; }
     std::size_t in_flight() const noexcept { return in_flight_; }
+    const std::filesystem::path& out() const noexcept { return out_; }
 
     std::uint64_t positions_total() const noexcept { return positions_total_; }
     std::uint64_t positions_done() const noexcept { return positions_done_; }
@@ -127,6 +128,7 @@ private:
     void remove_stale_chunks(const std::filesystem::path& out) const;
     Chunk* find_chunk(const Task& task);
 
+    std::filesystem::path out_;
     std::vector<Slice> slices_;
     std::size_t slices_left_ = 0;
     std::size_t in_flight_ = 0;

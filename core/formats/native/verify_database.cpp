@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/store_then_files.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
@@ -16,6 +17,7 @@
 #include "core/generate/solution_store.hpp"
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/error.hpp"
 #include "core/util/parallel_ranges.hpp"
 
 namespace egdb::native {
@@ -175,6 +177,20 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     const std::size_t file_cache =
         budget > 0 ? std::clamp<std::size_t>(static_cast<std::size_t>(budget / 8), std::size_t{8} << 20, std::size_t{1} << 30)
                    : std::size_t{16} << 20;
+    // First what the manifest lists: a deleted slice file leaves nothing else to check.
+    try {
+        if (const std::optional<std::vector<ManifestEntry>> manifest = read_manifest(directory)) {
+            report.manifest_found = true;
+            for (std::string& problem : check_manifest(directory, *manifest)) {
+                ++report.manifest_problems;
+                sink.add(std::move(problem));
+            }
+        }
+    } catch (const CorruptDataError& e) {
+        report.manifest_found = true;
+        ++report.manifest_problems;
+        sink.add(e.what());
+    }
     const NativeDatabase db(directory, OpenOptions{file_cache});
     const std::vector<const SliceFileReader*> files = db.files();
     report.files = files.size();

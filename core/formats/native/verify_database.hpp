@@ -49,9 +49,13 @@ struct VerifyReport {
     // The most bytes of decoded values (and capture flags) held at once: the slice being checked
     // and the slices that slices still to be checked can reach.
     std::uint64_t peak_memory_bytes = 0;
+    // The manifest (manifest.hpp): whether the directory has one, and the listed files that are
+    // missing or changed (a damaged manifest counts as one).
+    bool manifest_found = false;
+    std::uint64_t manifest_problems = 0;
     std::vector<std::string> messages;  // bad pages and the first problems, with FENs
 
-    bool ok() const noexcept { return bad_pages == 0 && mismatches == 0 && unchecked_slices == 0; }
+    bool ok() const noexcept { return bad_pages == 0 && mismatches == 0 && unchecked_slices == 0 && manifest_problems == 0; }
 };
 
 // Throws what NativeDatabase's constructor throws when the directory cannot be opened at all.
