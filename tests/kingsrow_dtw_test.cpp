@@ -247,6 +247,12 @@ TEST(KingsrowDtwIndex, StructuralErrorsNameTheFileAndRecord) {
     std::vector<std::byte> bad_sum = good;
     bad_sum[0] = std::byte{3};
     EXPECT_NE(message(bad_sum).find("npieces"), std::string::npos);
+    // Counts that add up but name no endgame: 255 black men (found by fuzz_kingsrow_index).
+    std::vector<std::byte> too_many = good;
+    too_many[0] = std::byte{255};
+    too_many[1] = std::byte{255};
+    too_many[3] = std::byte{0};
+    EXPECT_NE(message(too_many).find("piece counts 255 0 0 0"), std::string::npos) << message(too_many);
     std::vector<std::byte> truncated(good.begin(), good.end() - 1);
     EXPECT_NE(message(truncated).find("truncated"), std::string::npos);
     std::vector<std::byte> bad_blocks = good;

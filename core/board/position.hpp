@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/board/bitboard.hpp"
 
@@ -14,6 +15,9 @@ namespace egdb {
 enum class Color : std::uint8_t { Black = 0, White = 1 };
 
 constexpr Color opposite(Color c) noexcept { return c == Color::Black ? Color::White : Color::Black; }
+
+// "Black" / "White", as messages name the side to move.
+constexpr std::string_view color_name(Color c) noexcept { return c == Color::White ? "White" : "Black"; }
 
 struct Position {
     Bitboard black = 0;

@@ -10,9 +10,6 @@
 namespace egdb {
 namespace {
 
-
-std::string_view side_name(Color c) noexcept { return c == Color::White ? "White" : "Black"; }
-
 // A square of the move text with where it stands, for messages.
 struct SquareToken {
     int square = 0;
@@ -144,7 +141,7 @@ Move parse_hub_move(const Position& pos, Color side, std::string_view text) {
     generate_moves(pos, side, list);
     if (std::find(list.begin(), list.end(), wanted) != list.end()) return wanted;
 
-    if (list.empty()) reader.fail_whole("no legal move matches: " + std::string(side_name(side)) + " has no legal move");
+    if (list.empty()) reader.fail_whole("no legal move matches: " + std::string(color_name(side)) + " has no legal move");
     std::string why;
     const bool captures = list[0].is_capture();  // the list holds captures only or none (section 14)
     if (!written.capture && captures) {
@@ -163,7 +160,7 @@ Move parse_hub_move(const Position& pos, Color side, std::string_view text) {
     }
     std::string problem = "no legal move matches";
     if (!why.empty()) problem += " (" + why + ")";
-    problem += "; legal moves for " + std::string(side_name(side)) + ": " + legal_moves_text(list);
+    problem += "; legal moves for " + std::string(color_name(side)) + ": " + legal_moves_text(list);
     reader.fail_whole(problem);
 }
 

@@ -15,8 +15,6 @@ constexpr bool is_space(char c) noexcept {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-std::string_view side_name(Color c) noexcept { return c == Color::White ? "White" : "Black"; }
-
 // The move text in double quotes, for messages. Built by appending: GCC 12 warns falsely
 // (-Wrestrict) about `"literal" + std::string(...)`.
 std::string quote(std::string_view text) {
@@ -117,7 +115,7 @@ std::string legal_moves_text(const Position& pos, Color side, const MoveListWith
 Bitboard follow_capture(const Position& pos, Color side, const std::vector<int>& squares, std::string& why) {
     const Bitboard from = square_bb(squares.front());
     if ((pos.pieces(side) & from) == 0) {
-        why = "square " + std::to_string(squares.front()) + " holds no " + std::string(side_name(side)) + " piece";
+        why = "square " + std::to_string(squares.front()) + " holds no " + std::string(color_name(side)) + " piece";
         return 0;
     }
     const bool king = (pos.king & from) != 0;
@@ -212,13 +210,13 @@ Move parse_pdn_move(const Position& pos, Color side, std::string_view text) {
     generate_moves(pos, side, list);
     const std::string quoted = quote(text);
     if (list.empty()) {
-        throw MoveError("no legal move matches " + quoted + ": " + std::string(side_name(side)) +
+        throw MoveError("no legal move matches " + quoted + ": " + std::string(color_name(side)) +
                         " has no legal move");
     }
     auto no_match = [&](std::string_view why) {
         std::string message = "no legal move matches " + quoted;
         if (!why.empty()) message += " (" + std::string(why) + ")";
-        message += "; legal moves for " + std::string(side_name(side)) + ": " + legal_moves_text(pos, side, list);
+        message += "; legal moves for " + std::string(color_name(side)) + ": " + legal_moves_text(pos, side, list);
         return MoveError(message);
     };
 

@@ -20,10 +20,6 @@ namespace {
 // enough that the threads finish together.
 constexpr std::uint64_t kPagesPerRun = 64;
 
-std::uint32_t page_positions(ValueKind kind, const WriteOptions& options) {
-    return kind == ValueKind::Wld ? options.wld_page_positions : options.distance_page_positions;
-}
-
 }  // namespace
 
 std::uint64_t page_run_alignment(const WriteOptions& options) {

@@ -21,6 +21,11 @@ struct WriteOptions {
     int threads = 1;  // runs of pages are compressed in parallel (the output does not depend on it)
 };
 
+// Positions per page of a section of `kind`.
+constexpr std::uint32_t page_positions(ValueKind kind, const WriteOptions& options) noexcept {
+    return kind == ValueKind::Wld ? options.wld_page_positions : options.distance_page_positions;
+}
+
 // Positions of a run of whole pages of every section: a multiple of both page sizes.
 std::uint64_t page_run_alignment(const WriteOptions& options);
 

@@ -22,10 +22,6 @@ constexpr std::size_t kPartSectionBytes = 4 + 4 + 8 + 8 + 4 + 4;
     throw CorruptDataError("part file " + path.string() + " " + what + "; remove it to encode the part again");
 }
 
-std::uint32_t page_positions(ValueKind kind, const WriteOptions& options) {
-    return kind == ValueKind::Wld ? options.wld_page_positions : options.distance_page_positions;
-}
-
 unsigned source_bits(const SectionValues& s) { return s.kind == ValueKind::Wld ? 2 : s.values8.empty() ? 16 : 8; }
 
 }  // namespace

@@ -23,7 +23,7 @@
 namespace egdb::native {
 namespace {
 
-const char* side_name(Color c) { return c == Color::Black ? "black" : "white"; }
+const char* section_side(Color c) { return c == Color::Black ? "black" : "white"; }
 
 // Collects problem descriptions from worker threads, keeping the first `limit`.
 class MessageSink {
@@ -200,7 +200,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         for (const SectionDescriptor& d : f->sections()) report.pages += d.page_count;
         report.bad_pages += f->check_page_crcs([&](int section, std::uint64_t page) {
             const SectionDescriptor& d = f->sections()[static_cast<std::size_t>(section)];
-            sink.add(f->path().filename().string() + ": section " + to_string(d.kind) + "/" + side_name(d.side) +
+            sink.add(f->path().filename().string() + ": section " + to_string(d.kind) + "/" + section_side(d.side) +
                      " page " + std::to_string(page) + ": checksum mismatch");
         });
     }

@@ -87,6 +87,13 @@ std::vector<DtwIndexRecord> parse_dtw_index(std::span<const std::byte> bytes, co
             in.fail("npieces " + std::to_string(npieces) + " is not nbm+nbk+nwm+nwk = " +
                     std::to_string(r.slice.total()));
         }
+        // The counts must name an endgame the index can hold (fuzz_kingsrow_index: 255 black men
+        // and npieces 255 passed as a record).
+        if (!is_indexable(r.slice)) {
+            in.fail("piece counts " + std::to_string(r.slice.nbm) + " " + std::to_string(r.slice.nbk) + " " +
+                    std::to_string(r.slice.nwm) + " " + std::to_string(r.slice.nwk) + " name no endgame of at most " +
+                    std::to_string(kMaxPiecesPerSide) + " pieces a side");
+        }
         const auto colour = in.read<std::uint8_t>("colour");
         if (colour > 1) in.fail("colour " + std::to_string(colour) + " (must be 0 or 1)");
         r.side_to_move = colour == 0 ? Color::Black : Color::White;
