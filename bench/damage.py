@@ -132,12 +132,13 @@ def verify(egdb: str, db: Path, fmt: str) -> RunOutput:
 
 def checksummed_files(db: Path, fmt: str) -> set[str]:
     """Files whose damage a checksum can reveal: every native slice file (CRC-32C on the header,
-    the page tables and every page); in a Kingsrow set written by egdb the identifying index
+    the page tables and every page) and the manifest (its last line, and it lists the CRC-32C of
+    every slice file: deleting one is flagged; deleting the manifest itself is only noted); in a Kingsrow set written by egdb the identifying index
     file, whose CRC-32 egdb forces to the published identification value with a trailer
     ("\n#egdb " near its end). Kingsrow sets from upstream would have a published CRC-32 for most
     files (egdb verify checks them), but none is available here."""
     if fmt == "native":
-        return {p.name for p in db.iterdir() if p.suffix == ".egdb"}
+        return {p.name for p in db.iterdir() if p.suffix == ".egdb" or p.name == "egdb-manifest.txt"}
     return {p.name for p in db.iterdir() if p.is_file() and b"\n#egdb " in p.read_bytes()[-16:]}
 
 
