@@ -79,7 +79,8 @@ namespace {
 
 constexpr const char* kVerifyHelp =
     "usage: egdb verify DIR [--threads T] [--sample S] [--memory-gb G]\n"
-    "Native database: checks every page checksum, then every stored position against its\n"
+    "Native database: checks the files listed in egdb-manifest.txt (present, same size and\n"
+    "CRC-32C), every page checksum, then every stored position against its\n"
     "successors (WLD, DTW and MTC one-ply consistency), printing each problem with the\n"
     "position's FEN. Kingsrow set: checks every file's CRC-32 against the published table and\n"
     "reports each file as ok, wrong or missing (a set written by egdb differs by construction),\n"
