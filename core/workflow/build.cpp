@@ -260,7 +260,10 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
                 const std::uint64_t level_bytes = 4 * block * widest;
                 solve_need = 2 * level_bytes + 14 * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
-                solve_need = std::max(solve_need, 8 * part_positions * static_cast<std::uint64_t>(threads));
+                // Writing its file: a part (8 bytes a position) on each thread that has one.
+                const std::uint64_t part = std::min(part_positions, slice_size(s));
+                const std::uint64_t writers = std::min<std::uint64_t>(threads, (slice_size(s) + part - 1) / part);
+                solve_need = std::max(solve_need, 8 * part * writers);
             }
             // What else is read through the files: the slices it reads that are not in memory.
             const auto through_files = [&] {
