@@ -276,10 +276,7 @@ TEST_F(UnitFiles, SliceFileFromUnitsPartByPartIsTheWholeSolutionsFile) {
     // damaged part 2, and a valid part 0 of this build, which is reused without a word.
     const fs::path unit_directory = dir.path() / "units";
     {
-        std::vector<native::UnitSource> sources;
-        const auto levels = men_configuration_levels(kSlice);
-        for (const MenLevel& l : levels) sources.push_back({l.advancement, l.configurations, units.path(l.advancement), units.inputs(l.advancement)});
-        native::UnitRangeReader reader(kSlice, sources);
+        native::UnitRangeReader reader(kSlice, units.sources());
         native::encode_part_from_units(reader, unit_directory / native::slice_part_file_name(kSlice, 0), 0, 0, run, options.kinds,
                                        options.format, 1);
         native::encode_part_from_units(reader, unit_directory / native::slice_part_file_name(kSlice, 1), 1, 0, run, options.kinds,

@@ -64,6 +64,12 @@ RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std:
     return r;
 }
 
+void add_section_bytes(const SliceFileReader& file, WrittenSlice& written) {
+    for (const SectionDescriptor& d : file.sections()) {
+        (d.kind == ValueKind::Wld ? written.wld_bytes : d.kind == ValueKind::Dtw ? written.dtw_bytes : written.mtc_bytes) += d.pages_bytes;
+    }
+}
+
 WrittenSlice write_solved_slice(const std::filesystem::path& directory, const SolvedSlice& solved,
                                 const SolvedWriteOptions& options) {
     const SliceId slice = solved.slice();
@@ -74,11 +80,7 @@ WrittenSlice write_solved_slice(const std::filesystem::path& directory, const So
     WriteOptions format = options.format;
     format.threads = std::max(format.threads, options.threads);
     out.file_bytes = write_slice_file(directory, slice, sections, format);
-    const SliceFileReader written(directory / slice_file_name(slice.nbm, slice.nbk, slice.nwm, slice.nwk));
-    for (const SectionDescriptor& d : written.sections()) {
-        (d.kind == ValueKind::Wld ? out.wld_bytes : d.kind == ValueKind::Dtw ? out.dtw_bytes : out.mtc_bytes) +=
-            d.pages_bytes;
-    }
+    add_section_bytes(SliceFileReader(directory / slice_file_name(slice.nbm, slice.nbk, slice.nwm, slice.nwk)), out);
     return out;
 }
 

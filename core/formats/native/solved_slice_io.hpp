@@ -49,6 +49,9 @@ struct RangeSections {
 RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std::span<const DistanceCode>, 2> dtw,
                              std::array<std::span<const std::uint8_t>, 2> mtc, ValueKinds kinds, int threads);
 
+// Adds the compressed page bytes of each kind of `file` to `written`.
+void add_section_bytes(const SliceFileReader& file, WrittenSlice& written);
+
 // Writes `solved` (a canonical slice) to `directory`. Positions where the side to move has a
 // capture are "don't care" in every kind, draws in DTW and MTC. A colour-symmetric slice stores
 // Black to move only (section 1.5). Throws FileError on I/O failure.

@@ -83,6 +83,12 @@ SolvedSlice UnitDirectory::assemble() const {
     return out;
 }
 
+std::vector<UnitSource> UnitDirectory::sources() const {
+    std::vector<UnitSource> units;
+    for (const MenLevel& l : levels_) units.push_back({l.advancement, l.configurations, path(l.advancement), inputs(l.advancement)});
+    return units;
+}
+
 WrittenSlice UnitDirectory::write_slice_file(const std::filesystem::path& out, const SolvedWriteOptions& options,
                                              std::uint64_t part_positions) const {
     const std::uint64_t n = slice_size(slice_);
@@ -90,8 +96,7 @@ WrittenSlice UnitDirectory::write_slice_file(const std::filesystem::path& out, c
     const std::uint64_t per_part = std::min(n, std::max<std::uint64_t>(1, (part_positions + alignment - 1) / alignment) * alignment);
     const std::size_t parts = static_cast<std::size_t>((n + per_part - 1) / per_part);
     std::vector<std::filesystem::path> paths(parts);
-    std::vector<UnitSource> units;
-    for (const MenLevel& l : levels_) units.push_back({l.advancement, l.configurations, path(l.advancement), inputs(l.advancement)});
+    const std::vector<UnitSource> units = sources();
     // The threads take the parts in turn, each with unit readers of its own.
     std::atomic<std::size_t> next{0};
     std::mutex failure_mutex;
@@ -133,10 +138,7 @@ WrittenSlice UnitDirectory::write_slice_file(const std::filesystem::path& out, c
         std::error_code ec;
         std::filesystem::remove(p, ec);
     }
-    const SliceFileReader file(out / slice_file_name(slice_.nbm, slice_.nbk, slice_.nwm, slice_.nwk));
-    for (const SectionDescriptor& d : file.sections()) {
-        (d.kind == ValueKind::Wld ? written.wld_bytes : d.kind == ValueKind::Dtw ? written.dtw_bytes : written.mtc_bytes) += d.pages_bytes;
-    }
+    add_section_bytes(SliceFileReader(out / slice_file_name(slice_.nbm, slice_.nbk, slice_.nwm, slice_.nwk)), written);
     return written;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/formats/native/unit_file.hpp"
+#include "core/formats/native/unit_range_reader.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solved_slice.hpp"
@@ -42,6 +43,8 @@ public:
     // slices its captures and promotions reach.
     UnitInputs inputs(int advancement) const;
     std::filesystem::path path(int advancement) const { return directory_ / unit_file_name(slice_, advancement); }
+    // Every unit of the slice, one a level, for a UnitRangeReader (valid while this lives).
+    std::vector<UnitSource> sources() const;
 
     // LevelSink. has_level() reads the file whole (so a damaged one is solved again, with a
     // warning, and removed); the level last found is kept for load_level().
