@@ -128,7 +128,7 @@ void print_serve_benchmark(std::ostream& out, const ServeBenchOptions& o) {
     for (std::size_t k = 0; k < std::min(o.requests, samples.size() * 4); ++k) {
         const Sample& s = samples[k % samples.size()];
         const auto t = Clock::now();
-        const std::string text = serve::json_text(serve::tablebase_json(workflow::tablebase_report(*db, s.position, s.side)));
+        const std::string text = serve::tablebase_json_text(workflow::tablebase_report(*db, s.position, s.side));
         offline.latencies_us.push_back(microseconds_since(t));
         if (text.empty()) ++offline.errors;
     }

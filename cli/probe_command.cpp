@@ -119,7 +119,7 @@ int run_probe(const ProbeOptions& o) {
         try {
             const FenPosition& fp = positions[i];
             if (o.moves) {
-                out += serve::json_text(serve::tablebase_json(workflow::tablebase_report(*db, fp.position, fp.side_to_move)));
+                out += serve::tablebase_json_text(workflow::tablebase_report(*db, fp.position, fp.side_to_move));
                 out += '\n';
                 continue;
             }

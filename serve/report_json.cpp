@@ -1,39 +1,47 @@
 #include "serve/report_json.hpp"
 
+#include "serve/json_writer.hpp"
+
 namespace egdb::serve {
-namespace {
 
-Json optional_number(const std::optional<int>& value) { return value ? Json(*value) : Json(nullptr); }
-
-}  // namespace
-
-Json tablebase_json(const workflow::TablebaseReport& report) {
-    Json moves = Json::array();
+std::string tablebase_json_text(const workflow::TablebaseReport& report) {
+    JsonWriter w(256 + 160 * report.moves.size());
+    w.begin_object()
+        .key("category").string(workflow::category_word(report.value.category))
+        .key("dtw_plies").number_or_null(report.value.dtw)
+        .key("mtc_plies").number_or_null(report.value.mtc)
+        .key("fen").string(report.fen)
+        .key("hub").string(report.hub)
+        .key("moves").begin_array();
     for (const workflow::MoveReport& m : report.moves) {
-        moves.push_back({{"pdn", m.pdn},
-                         {"hub", m.hub},
-                         {"fen", m.fen_after},
-                         {"category", workflow::category_word(m.after.category)},
-                         {"dtw_plies", optional_number(m.after.dtw)},
-                         {"mtc_plies", optional_number(m.after.mtc)},
-                         {"capture", m.capture}});
+        w.begin_object()
+            .key("pdn").string(m.pdn)
+            .key("hub").string(m.hub)
+            .key("fen").string(m.fen_after)
+            .key("category").string(workflow::category_word(m.after.category))
+            .key("dtw_plies").number_or_null(m.after.dtw)
+            .key("mtc_plies").number_or_null(m.after.mtc)
+            .key("capture").boolean(m.capture)
+            .end_object();
     }
-    return {{"category", workflow::category_word(report.value.category)},
-            {"dtw_plies", optional_number(report.value.dtw)},
-            {"mtc_plies", optional_number(report.value.mtc)},
-            {"fen", report.fen},
-            {"hub", report.hub},
-            {"moves", std::move(moves)}};
+    return w.end_array().end_object().take();
 }
 
-Json mainline_json(const workflow::MainlineReport& report) {
-    Json moves = Json::array();
+std::string mainline_json_text(const workflow::MainlineReport& report) {
+    JsonWriter w(64 + 128 * report.moves.size());
+    w.begin_object().key("mainline").begin_array();
     for (const workflow::MainlineMove& m : report.moves) {
-        moves.push_back({{"pdn", m.pdn}, {"hub", m.hub}, {"fen", m.fen_after}, {"dtw_plies", optional_number(m.dtw_after)}});
+        w.begin_object()
+            .key("pdn").string(m.pdn)
+            .key("hub").string(m.hub)
+            .key("fen").string(m.fen_after)
+            .key("dtw_plies").number_or_null(m.dtw_after)
+            .end_object();
     }
-    Json winner = nullptr;
-    if (report.winner) winner = *report.winner == Color::White ? "w" : "b";
-    return {{"mainline", std::move(moves)}, {"winner", std::move(winner)}};
+    w.end_array().key("winner");
+    if (report.winner) w.string(*report.winner == Color::White ? "w" : "b");
+    else w.null();
+    return w.end_object().take();
 }
 
 std::string json_text(const Json& json) { return json.dump(-1, ' ', false, Json::error_handler_t::replace); }

@@ -15,11 +15,12 @@ using Json = nlohmann::ordered_json;
 
 // {"category", "dtw_plies", "mtc_plies", "fen", "hub", "moves": [{"pdn", "hub", "fen",
 // "category", "dtw_plies", "mtc_plies", "capture"}, ...]}; a move's values are those of the
-// position after it, for the side to move there.
-Json tablebase_json(const workflow::TablebaseReport& report);
+// position after it, for the side to move there. Compact text, written directly (json_writer.hpp):
+// the bytes nlohmann's compact dump gives for the same object.
+std::string tablebase_json_text(const workflow::TablebaseReport& report);
 
 // {"mainline": [{"pdn", "hub", "fen", "dtw_plies"}, ...], "winner": "w" | "b" | null}.
-Json mainline_json(const workflow::MainlineReport& report);
+std::string mainline_json_text(const workflow::MainlineReport& report);
 
 // {"error": message} and, for a notation error, "token" and "offset" (of the token in the text).
 Json error_json(const std::string& message);

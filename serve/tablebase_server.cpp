@@ -43,10 +43,12 @@ public:
     bool set_backlog(int backlog) const { return ::listen(svr_sock_, backlog) == 0; }
 };
 
-void answer_json(Response& res, int status, const Json& body) {
+void answer_json(Response& res, int status, const std::string& text) {
     res.status = status;
-    res.set_content(json_text(body), "application/json");
+    res.set_content(text, "application/json");
 }
+
+void answer_json(Response& res, int status, const Json& body) { answer_json(res, status, json_text(body)); }
 
 
 }  // namespace
@@ -128,12 +130,12 @@ struct TablebaseServer::Impl {
     void add_routes() {
         http.Get("/international", timed(Route::Probe, [this](const Request& req, Response& res) {
             answer_position(req, res, [](const Database& db, const Position& p, Color side) {
-                return tablebase_json(workflow::tablebase_report(db, p, side));
+                return tablebase_json_text(workflow::tablebase_report(db, p, side));
             });
         }));
         http.Get("/international/mainline", timed(Route::Mainline, [this](const Request& req, Response& res) {
             answer_position(req, res, [](const Database& db, const Position& p, Color side) {
-                return mainline_json(workflow::mainline_report(db, p, side));
+                return mainline_json_text(workflow::mainline_report(db, p, side));
             });
         }));
         http.Get("/health", timed(Route::Health, [this](const Request&, Response& res) { answer_json(res, 200, health()); }));

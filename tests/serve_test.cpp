@@ -303,7 +303,7 @@ TEST_F(Serve, ConcurrentClientsGetTheAnswersOfTheProbingApi) {
     const std::vector<FenPosition> positions = sample_positions(100);
     std::vector<std::string> expected;
     for (const FenPosition& fp : positions) {
-        expected.push_back(serve::json_text(serve::tablebase_json(workflow::tablebase_report(*db_, fp.position, fp.side_to_move))));
+        expected.push_back(serve::tablebase_json_text(workflow::tablebase_report(*db_, fp.position, fp.side_to_move)));
     }
     constexpr int kClients = 16;
     std::vector<int> mismatches(kClients, 0), failures(kClients, 0);
@@ -440,7 +440,7 @@ TEST_F(Serve, APositionIsAnsweredByTheFirstDatabaseThatHoldsIt) {
             ASSERT_TRUE(res);
             ASSERT_EQ(res->status, 200) << res->body;
             const FenPosition fp = parse_fen(fen);
-            EXPECT_EQ(res->body, serve::json_text(serve::tablebase_json(workflow::tablebase_report(*db_, fp.position, fp.side_to_move))));
+            EXPECT_EQ(res->body, serve::tablebase_json_text(workflow::tablebase_report(*db_, fp.position, fp.side_to_move)));
         }
     });
     const Database* const only_small[] = {small.get()};

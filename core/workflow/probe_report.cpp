@@ -49,24 +49,47 @@ ValueReport successor_report(const Database& db, const Position& position, Color
     }
 }
 
-// The legal moves best first; in generator order when some successor cannot be looked up (the
-// ranking needs every value), which the report then shows as Unknown.
-std::vector<Move> moves_best_first(const Database& db, const Position& position, Color side_to_move) {
+// A value() of a won or lost position as the report gives it: the kinds the database holds.
+ValueReport report_of(const Database& db, const PositionValue& v) {
+    ValueReport report{.category = category_of(v.wld)};
+    if (v.wld != WldValue::Draw) {
+        if (db.has_dtw()) report.dtw = v.dtw;
+        if (db.has_mtc()) report.mtc = v.mtc;
+    }
+    return report;
+}
+
+// The legal moves best first, with the values of their successors when the ranking's own
+// lookups give them (value_is_one_lookup: no second lookup per move); in generator order and
+// without values when some successor cannot be looked up (the ranking needs every value), which
+// the report then shows as Unknown.
+struct OrderedMoves {
     std::vector<Move> moves;
+    std::vector<ValueReport> successors;  // empty, or one per move
+};
+
+OrderedMoves moves_best_first(const Database& db, const Position& position, Color side_to_move) {
+    OrderedMoves out;
     try {
-        for (const RankedMove& r : db.best_moves(position, side_to_move)) moves.push_back(r.move);
+        const std::vector<RankedMove> ranked = db.best_moves(position, side_to_move);
+        const bool values_known = db.value_is_one_lookup();
+        for (const RankedMove& r : ranked) {
+            out.moves.push_back(r.move);
+            if (values_known) out.successors.push_back(report_of(db, r.successor));
+        }
     } catch (const LookupNotPossible&) {
-        moves.clear();
+        out = {};
         MoveList list;
         generate_moves(position, side_to_move, list);
-        moves.assign(list.begin(), list.end());
+        out.moves.assign(list.begin(), list.end());
     }
-    return moves;
+    return out;
 }
 
 }  // namespace
 
 ValueReport value_report(const Database& db, const Position& position, Color side_to_move) {
+    if (db.value_is_one_lookup()) return report_of(db, db.value(position, side_to_move));
     ValueReport report;
     const WldValue wld = db.wld(position, side_to_move);
     report.category = category_of(wld);
@@ -83,13 +106,16 @@ TablebaseReport tablebase_report(const Database& db, const Position& position, C
     report.hub = to_hub_position(position, side_to_move);
     report.value = value_report(db, position, side_to_move);
     const Color opponent = opposite(side_to_move);
-    for (const Move& m : moves_best_first(db, position, side_to_move)) {
+    const OrderedMoves ordered = moves_best_first(db, position, side_to_move);
+    report.moves.reserve(ordered.moves.size());
+    for (std::size_t i = 0; i < ordered.moves.size(); ++i) {
+        const Move& m = ordered.moves[i];
         const Position after = apply_move(position, side_to_move, m);
         report.moves.push_back({.pdn = move_to_pdn(position, side_to_move, m),
                                 .hub = move_to_hub(m),
                                 .fen_after = to_fen(after, opponent),
                                 .capture = m.is_capture(),
-                                .after = successor_report(db, after, opponent)});
+                                .after = ordered.successors.empty() ? successor_report(db, after, opponent) : ordered.successors[i]});
     }
     return report;
 }
