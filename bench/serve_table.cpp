@@ -1,11 +1,20 @@
 #include "bench/serve_table.hpp"
 
 #include <httplib.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -42,7 +51,7 @@ double percentile(std::vector<double>& sorted, double q) {
 void print_row(std::ostream& out, Row& r) {
     std::sort(r.latencies_us.begin(), r.latencies_us.end());
     char line[256];
-    std::snprintf(line, sizeof line, "%-34s %7d %9zu %10.0f %9.0f %9.0f %9.0f %9.0f %7zu\n", r.source.c_str(), r.clients,
+    std::snprintf(line, sizeof line, "%-38s %7d %9zu %10.0f %9.0f %9.0f %9.0f %9.0f %7zu\n", r.source.c_str(), r.clients,
                   r.requests, static_cast<double>(r.requests) / r.seconds, percentile(r.latencies_us, 0.5),
                   percentile(r.latencies_us, 0.9), percentile(r.latencies_us, 0.99),
                   r.latencies_us.empty() ? 0.0 : r.latencies_us.back(), r.errors);
@@ -56,7 +65,7 @@ double microseconds_since(Clock::time_point start) {
 // `clients` keep-alive connections asking the positions in turn until `requests` are made or
 // `seconds` have passed; a request that fails or is not answered 200 is an error.
 Row load(int port, const std::vector<std::string>& targets, int clients, const ServeBenchOptions& o) {
-    Row row{.source = "GET /international (loopback)", .clients = clients};
+    Row row{.source = "GET /international (httplib threads)", .clients = clients};
     std::atomic<std::size_t> next{0};
     std::vector<std::vector<double>> latencies(static_cast<std::size_t>(clients));
     std::vector<std::size_t> errors(static_cast<std::size_t>(clients), 0);
@@ -90,6 +99,120 @@ Row load(int port, const std::vector<std::string>& targets, int clients, const S
     return row;
 }
 
+// One keep-alive connection of the event-driven load generator.
+struct EpollConnection {
+    int fd = -1;
+    std::string in;            // bytes of the answer read so far
+    Clock::time_point sent{};  // when the request in flight was sent
+    bool busy = false;
+};
+
+int connect_loopback(int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+        const int error = errno;
+        ::close(fd);
+        throw std::runtime_error(std::string("connect to the server: ") + std::strerror(error));
+    }
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+// The length of a whole answer at the front of `in` (headers and Content-Length bytes of body),
+// 0 while incomplete; `status` and `closes` (Connection: close) filled when whole.
+std::size_t whole_answer(const std::string& in, int& status, bool& closes) {
+    const std::size_t end = in.find("\r\n\r\n");
+    if (end == std::string::npos) return 0;
+    std::string head = in.substr(0, end);
+    for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::size_t at = head.find("\r\ncontent-length:");
+    const std::size_t body = at == std::string::npos ? 0 : std::strtoull(head.c_str() + at + 17, nullptr, 10);
+    if (in.size() < end + 4 + body) return 0;
+    status = head.size() > 12 ? std::atoi(head.c_str() + 9) : 0;
+    closes = head.find("\r\nconnection: close") != std::string::npos;
+    return end + 4 + body;
+}
+
+// The same load as `load` (closed loop: each connection sends its next request when the answer
+// to the last is whole), driven by one thread over epoll as wrk and h2load drive theirs, so that
+// the generator takes little of the cores the server shares with it.
+Row load_epoll(int port, const std::vector<std::string>& targets, int clients, const ServeBenchOptions& o) {
+    Row row{.source = "GET /international (epoll client)", .clients = clients};
+    std::vector<std::string> requests;
+    requests.reserve(targets.size());
+    for (const std::string& t : targets) requests.push_back("GET " + t + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const int epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    if (epoll < 0) throw std::runtime_error(std::string("epoll_create1: ") + std::strerror(errno));
+    std::vector<EpollConnection> connections(static_cast<std::size_t>(clients));
+    std::size_t next = 0;
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+    auto open = [&](std::size_t c) {
+        connections[c].fd = connect_loopback(port);
+        epoll_event event{.events = EPOLLIN, .data = {.u64 = c}};
+        ::epoll_ctl(epoll, EPOLL_CTL_ADD, connections[c].fd, &event);
+    };
+    auto send_next = [&](std::size_t c) {
+        EpollConnection& k = connections[c];
+        k.busy = false;
+        if (next >= o.requests || Clock::now() >= deadline) return;
+        const std::string& r = requests[next++ % requests.size()];
+        k.sent = Clock::now();
+        // A request of some 150 bytes fits the socket's buffer whole.
+        if (::send(k.fd, r.data(), r.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(r.size())) {
+            ++row.errors;
+            return;
+        }
+        k.busy = true;
+    };
+    const auto start = Clock::now();
+    for (std::size_t c = 0; c < connections.size(); ++c) open(c);
+    for (std::size_t c = 0; c < connections.size(); ++c) send_next(c);
+    std::vector<epoll_event> events(connections.size());
+    char buffer[65536];
+    auto busy = [&] { return std::any_of(connections.begin(), connections.end(), [](const EpollConnection& k) { return k.busy; }); };
+    while (busy()) {
+        const int n = ::epoll_wait(epoll, events.data(), static_cast<int>(events.size()), 10'000);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR) continue;
+            row.errors += static_cast<std::size_t>(std::count_if(connections.begin(), connections.end(), [](const EpollConnection& k) { return k.busy; }));
+            break;  // nothing answered for 10 s
+        }
+        for (int e = 0; e < n; ++e) {
+            const auto c = static_cast<std::size_t>(events[static_cast<std::size_t>(e)].data.u64);
+            EpollConnection& k = connections[c];
+            const ssize_t got = ::recv(k.fd, buffer, sizeof buffer, 0);
+            if (got > 0) k.in.append(buffer, static_cast<std::size_t>(got));
+            int status = 0;
+            bool closes = false;
+            const std::size_t length = k.busy ? whole_answer(k.in, status, closes) : 0;
+            if (length > 0) {
+                row.latencies_us.push_back(microseconds_since(k.sent));
+                if (status != 200) ++row.errors;
+                k.in.erase(0, length);
+            }
+            if (got <= 0 || closes) {
+                // The server ended the connection (its requests_per_connection): a fresh one.
+                if (k.busy && length == 0) ++row.errors;
+                ::close(k.fd);
+                k.in.clear();
+                open(c);
+            }
+            if (length > 0 || (got <= 0 && k.busy)) send_next(c);
+        }
+    }
+    row.seconds = microseconds_since(start) / 1e6;
+    for (const EpollConnection& k : connections) ::close(k.fd);
+    ::close(epoll);
+    row.requests = row.latencies_us.size();
+    return row;
+}
+
 }  // namespace
 
 void print_serve_benchmark(std::ostream& out, const ServeBenchOptions& o) {
@@ -115,7 +238,7 @@ void print_serve_benchmark(std::ostream& out, const ServeBenchOptions& o) {
     std::snprintf(header, sizeof header,
                   "egdb bench serve: %zu random positions of %d pieces (%s), at most %zu requests or %.0f s per row;\n"
                   "latencies in microseconds, per request as the client sees it (offline: per report in this process)\n"
-                  "%-34s %7s %9s %10s %9s %9s %9s %9s %7s\n",
+                  "%-38s %7s %9s %10s %9s %9s %9s %9s %7s\n",
                   samples.size(), pieces, db->directory().string().c_str(), o.requests, o.seconds, "source", "clients",
                   "requests", "req/s", "p50", "p90", "p99", "max", "errors");
     out << header;
@@ -142,24 +265,29 @@ void print_serve_benchmark(std::ostream& out, const ServeBenchOptions& o) {
     server_options.limits.threads = std::max<std::size_t>(server_options.limits.threads, static_cast<std::size_t>(most_clients));
     const Database* const list[] = {db.get()};
     // A fresh server per row, so that its /metrics (the time inside the handler, without the
-    // network, the queueing and the client) covers that row alone.
+    // network, the queueing and the client) covers that row alone. Each client count runs twice:
+    // one blocking httplib::Client thread per connection, then all connections driven by one
+    // epoll thread, which leaves the shared cores to the server.
+    using Loader = Row (*)(int, const std::vector<std::string>&, int, const ServeBenchOptions&);
     for (const int clients : o.clients) {
-        serve::TablebaseServer server(list, server_options);
-        const int port = server.bind();
-        std::thread runner([&server] { server.run(); });
-        Row row = load(port, targets, clients, o);
-        print_row(out, row);
-        httplib::Client metrics_client("127.0.0.1", port);
-        if (const auto res = metrics_client.Get("/metrics"); res && res->status == 200) {
-            const serve::Json latency = serve::Json::parse(res->body).at("routes").at("/international").at("latency_us");
-            char line[160];
-            std::snprintf(line, sizeof line, "  %-32s %7s %9s %10s %9lld %9lld %9lld %9lld\n", "(inside the server handler)", "", "",
-                          "", latency.at("p50").get<long long>(), latency.at("p90").get<long long>(),
-                          latency.at("p99").get<long long>(), latency.at("max").get<long long>());
-            out << line;
+        for (const Loader loader : {Loader{&load}, Loader{&load_epoll}}) {
+            serve::TablebaseServer server(list, server_options);
+            const int port = server.bind();
+            std::thread runner([&server] { server.run(); });
+            Row row = loader(port, targets, clients, o);
+            print_row(out, row);
+            httplib::Client metrics_client("127.0.0.1", port);
+            if (const auto res = metrics_client.Get("/metrics"); res && res->status == 200) {
+                const serve::Json latency = serve::Json::parse(res->body).at("routes").at("/international").at("latency_us");
+                char line[160];
+                std::snprintf(line, sizeof line, "  %-36s %7s %9s %10s %9lld %9lld %9lld %9lld\n", "(inside the server handler)", "", "",
+                              "", latency.at("p50").get<long long>(), latency.at("p90").get<long long>(),
+                              latency.at("p99").get<long long>(), latency.at("max").get<long long>());
+                out << line;
+            }
+            server.stop();
+            runner.join();
         }
-        server.stop();
-        runner.join();
     }
 }
 

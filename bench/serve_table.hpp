@@ -6,6 +6,8 @@
 // requests and in time. The server runs in this process on an ephemeral loopback port with its
 // default limits, so clients and server share the machine's cores as they would on one host;
 // below each row, the server's own handler latencies (its /metrics, one fresh server per row).
+// Each client count is driven twice: by one blocking httplib::Client thread per connection, and
+// by one epoll thread over all connections (as wrk does), which takes less of the shared cores.
 #pragma once
 
 #include <cstddef>
