@@ -157,8 +157,10 @@ Row load_epoll(int port, const std::vector<std::string>& targets, int clients, c
         epoll_event event{.events = EPOLLIN, .data = {.u64 = c}};
         ::epoll_ctl(epoll, EPOLL_CTL_ADD, connections[c].fd, &event);
     };
+    std::size_t in_flight = 0;
     auto send_next = [&](std::size_t c) {
         EpollConnection& k = connections[c];
+        if (k.busy) --in_flight;
         k.busy = false;
         if (next >= o.requests || Clock::now() >= deadline) return;
         const std::string& r = requests[next++ % requests.size()];
@@ -169,18 +171,18 @@ Row load_epoll(int port, const std::vector<std::string>& targets, int clients, c
             return;
         }
         k.busy = true;
+        ++in_flight;
     };
     const auto start = Clock::now();
     for (std::size_t c = 0; c < connections.size(); ++c) open(c);
     for (std::size_t c = 0; c < connections.size(); ++c) send_next(c);
     std::vector<epoll_event> events(connections.size());
     char buffer[65536];
-    auto busy = [&] { return std::any_of(connections.begin(), connections.end(), [](const EpollConnection& k) { return k.busy; }); };
-    while (busy()) {
+    while (in_flight > 0) {
         const int n = ::epoll_wait(epoll, events.data(), static_cast<int>(events.size()), 10'000);
         if (n <= 0) {
             if (n < 0 && errno == EINTR) continue;
-            row.errors += static_cast<std::size_t>(std::count_if(connections.begin(), connections.end(), [](const EpollConnection& k) { return k.busy; }));
+            row.errors += in_flight;
             break;  // nothing answered for 10 s
         }
         for (int e = 0; e < n; ++e) {

@@ -50,7 +50,6 @@ void answer_json(Response& res, int status, const std::string& text) {
 
 void answer_json(Response& res, int status, const Json& body) { answer_json(res, status, json_text(body)); }
 
-
 }  // namespace
 
 struct TablebaseServer::Impl {

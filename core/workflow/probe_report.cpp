@@ -49,7 +49,7 @@ ValueReport successor_report(const Database& db, const Position& position, Color
     }
 }
 
-// A value() of a won or lost position as the report gives it: the kinds the database holds.
+// A value() as the report gives it: the distances of the kinds the database holds, none for draws.
 ValueReport report_of(const Database& db, const PositionValue& v) {
     ValueReport report{.category = category_of(v.wld)};
     if (v.wld != WldValue::Draw) {
@@ -59,29 +59,27 @@ ValueReport report_of(const Database& db, const PositionValue& v) {
     return report;
 }
 
-// The legal moves best first, with the values of their successors when the ranking's own
-// lookups give them (value_is_one_lookup: no second lookup per move); in generator order and
-// without values when some successor cannot be looked up (the ranking needs every value), which
-// the report then shows as Unknown.
-struct OrderedMoves {
-    std::vector<Move> moves;
-    std::vector<ValueReport> successors;  // empty, or one per move
+// A legal move, with the value of its successor when the ranking's own lookup gave it
+// (value_is_one_lookup: no second lookup per move).
+struct OrderedMove {
+    Move move;
+    std::optional<ValueReport> after;
 };
 
-OrderedMoves moves_best_first(const Database& db, const Position& position, Color side_to_move) {
-    OrderedMoves out;
+// The legal moves best first; in generator order and without values when some successor cannot
+// be looked up (the ranking needs every value), which the report then shows as Unknown.
+std::vector<OrderedMove> moves_best_first(const Database& db, const Position& position, Color side_to_move) {
+    std::vector<OrderedMove> out;
     try {
-        const std::vector<RankedMove> ranked = db.best_moves(position, side_to_move);
         const bool values_known = db.value_is_one_lookup();
-        for (const RankedMove& r : ranked) {
-            out.moves.push_back(r.move);
-            if (values_known) out.successors.push_back(report_of(db, r.successor));
+        for (const RankedMove& r : db.best_moves(position, side_to_move)) {
+            out.push_back({r.move, values_known ? std::optional(report_of(db, r.successor)) : std::nullopt});
         }
     } catch (const LookupNotPossible&) {
-        out = {};
+        out.clear();
         MoveList list;
         generate_moves(position, side_to_move, list);
-        out.moves.assign(list.begin(), list.end());
+        for (const Move& m : list) out.push_back({m, std::nullopt});
     }
     return out;
 }
@@ -106,16 +104,15 @@ TablebaseReport tablebase_report(const Database& db, const Position& position, C
     report.hub = to_hub_position(position, side_to_move);
     report.value = value_report(db, position, side_to_move);
     const Color opponent = opposite(side_to_move);
-    const OrderedMoves ordered = moves_best_first(db, position, side_to_move);
-    report.moves.reserve(ordered.moves.size());
-    for (std::size_t i = 0; i < ordered.moves.size(); ++i) {
-        const Move& m = ordered.moves[i];
+    const std::vector<OrderedMove> ordered = moves_best_first(db, position, side_to_move);
+    report.moves.reserve(ordered.size());
+    for (const auto& [m, known_after] : ordered) {
         const Position after = apply_move(position, side_to_move, m);
         report.moves.push_back({.pdn = move_to_pdn(position, side_to_move, m),
                                 .hub = move_to_hub(m),
                                 .fen_after = to_fen(after, opponent),
                                 .capture = m.is_capture(),
-                                .after = ordered.successors.empty() ? successor_report(db, after, opponent) : ordered.successors[i]});
+                                .after = known_after ? *known_after : successor_report(db, after, opponent)});
     }
     return report;
 }
