@@ -263,8 +263,6 @@ void print_serve_benchmark(std::ostream& out, const ServeBenchOptions& o) {
 
     serve::ServerOptions server_options;
     server_options.port = 0;
-    const int most_clients = *std::max_element(o.clients.begin(), o.clients.end());
-    server_options.limits.threads = std::max<std::size_t>(server_options.limits.threads, static_cast<std::size_t>(most_clients));
     const Database* const list[] = {db.get()};
     // A fresh server per row, so that its /metrics (the time inside the handler, without the
     // network, the queueing and the client) covers that row alone. Each client count runs twice:

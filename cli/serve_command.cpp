@@ -16,7 +16,8 @@ namespace egdb::cli {
 namespace {
 
 constexpr const char* kServeHelp =
-    "usage: egdb serve --db DIR [--db DIR2 ...] [--port P] [--bind ADDR] [--threads T] [--queue N]\n"
+    "usage: egdb serve --db DIR [--db DIR2 ...] [--port P] [--bind ADDR] [--threads T]\n"
+    "                  [--max-connections N] [--connections-per-address N] [--idle-timeout S]\n"
     "                  [--cache-mb M]\n"
     "Serves the databases over HTTP until interrupted (SIGINT, SIGTERM). A position is answered by\n"
     "the first --db that can answer it; each DIR may itself be a ';' list of directories read as\n"
@@ -27,9 +28,11 @@ constexpr const char* kServeHelp =
     "  GET /                                the web page to explore positions\n"
     "  GET /health, GET /metrics            status; request counts and latency percentiles\n"
     "--port 0 takes any free port (default 8080); --bind defaults to 127.0.0.1 (use 0.0.0.0 to\n"
-    "serve other machines). --threads T (default 64) connections are served at once, up to\n"
-    "--queue N (default 256) more wait; idle connections are closed after 2 s, requests must\n"
-    "arrive and answers leave within 5 s. --cache-mb is each database's page cache (default 64).\n";
+    "serve other machines). --threads T event-loop threads (default: one per core) serve every\n"
+    "connection; at most --max-connections (default 1024) are open at once, at most\n"
+    "--connections-per-address (default 256; 0: no limit) from one client; a connection on which\n"
+    "nothing moves for --idle-timeout S seconds (default 5) is closed, and so is one after 1000\n"
+    "requests. --cache-mb is each database's page cache (default 64).\n";
 
 struct ServeOptions {
     std::vector<std::string> databases;
@@ -82,7 +85,11 @@ void add_serve(CLI::App& app) {
     add_integer(command, "--port", o->server.port, 0, 65535);
     command.add_option("--bind", o->server.bind_address)->type_name("ADDR");
     add_integer(command, "--threads", o->server.limits.threads, 1, 1024);
-    add_integer(command, "--queue", o->server.limits.queued_connections, 1, 1 << 16);
+    add_integer(command, "--max-connections", o->server.limits.max_connections, 1, 1 << 20);
+    add_integer(command, "--connections-per-address", o->server.limits.connections_per_address, 0, 1 << 20);
+    command.add_option_function<long long>("--idle-timeout", [o = o.get()](long long seconds) {
+        o->server.limits.idle_timeout = std::chrono::seconds(seconds);
+    })->type_name("S")->check(CLI::Range(1LL, 3600LL));
     add_integer(command, "--cache-mb", o->cache_mb, 1, 1 << 20);
 }
 

@@ -7,8 +7,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git ccache
   libgtest-dev libgmock-dev libbenchmark-dev libzstd-dev libcli11-dev
   openmpi-bin libopenmpi-dev
-  # egdb serve: HTTP and JSON; Chromium and its driver for the test of its page in a browser
-  libcpp-httplib-dev nlohmann-json3-dev chromium chromium-driver
+  # egdb serve: HTTP (libmicrohttpd serves, cpp-httplib is the client of its tests and benchmark)
+  # and JSON; Chromium and its driver for the test of its page in a browser
+  libmicrohttpd-dev libcpp-httplib-dev nlohmann-json3-dev chromium chromium-driver
 )
 
 missing=()

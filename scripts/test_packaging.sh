@@ -66,10 +66,10 @@ else
 fi
 # The libraries the artefacts may load from the system: the C library and the loader.
 allowed_needed='^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|ld-linux-x86-64\.so\.2|libegdb\.so)$'
-# The egdb program may also need cpp-httplib (egdb serve): Debian ships it only as a shared library
-# (its httplib.h declares, libcpp-httplib.so defines), so an installed program needs Debian's
-# libcpp-httplib0.11 package; the libraries that bindings load stay libc-only.
-allowed_for_program='^(libcpp-httplib\.so\.0\.11)$'
+# The egdb program may also need GNU libmicrohttpd (the server of egdb serve; Debian's libmicrohttpd12,
+# which brings GnuTLS) and cpp-httplib (the client of egdb bench serve; Debian ships it only as a
+# shared library, libcpp-httplib0.11); the libraries that bindings load stay libc-only.
+allowed_for_program='^(libmicrohttpd\.so\.12|libcpp-httplib\.so\.0\.11)$'
 check_needed() {  # check_needed [--program] FILE...
   local file needed pattern=$allowed_needed
   if [[ $1 == --program ]]; then pattern="$allowed_needed|$allowed_for_program"; shift; fi

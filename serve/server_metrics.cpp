@@ -47,9 +47,8 @@ Json ServerMetrics::to_json(const Connections& connections) const {
             {"requests_total", total},
             {"connections",
              {{"threads", connections.threads},
-              {"active", connections.active},
-              {"queued", connections.queued},
-              {"queue_limit", connections.queue_limit}}},
+              {"open", connections.open},
+              {"limit", connections.limit}}},
             {"routes", std::move(routes)}};
 }
 

@@ -14,7 +14,7 @@
 
 namespace egdb::serve {
 
-// Other: what no route took (an unknown path, a request cpp-httplib rejected before routing).
+// Other: what no route took (an unknown path, a method other than GET, a request over a limit).
 enum class Route : std::uint8_t { Page, Probe, Mainline, Health, Metrics, Other };
 inline constexpr std::size_t kRouteCount = 6;
 
@@ -25,12 +25,11 @@ class ServerMetrics {
 public:
     void record(Route route, int status, std::chrono::microseconds elapsed) noexcept;
 
-    // Connections waiting for a worker and being served, as the task queue reports them.
+    // The event-loop threads and the connections open, against their limit.
     struct Connections {
         std::size_t threads = 0;
-        std::size_t active = 0;
-        std::size_t queued = 0;
-        std::size_t queue_limit = 0;
+        std::size_t open = 0;
+        std::size_t limit = 0;
     };
 
     // {"uptime_seconds", "requests_total", "connections": {...},

@@ -1,5 +1,5 @@
 // The HTTP server of `egdb serve`: the tablebase API (lila-tablebase's shape, report_json.hpp),
-// the web page (web/, embedded at build time), /health and /metrics, over cpp-httplib.
+// the web page (web/, embedded at build time), /health and /metrics, over GNU libmicrohttpd.
 //
 //   GET /international?fen=FEN           the position's value and every move, best first
 //   GET /international/mainline?fen=FEN  the principal variation by DTW and the winner
@@ -8,15 +8,23 @@
 //   GET /, /app.js, /style.css           the page
 //
 // Errors are JSON {"error": ...}: 400 for a missing, overlong or malformed FEN (naming the token
-// and its offset), 404 for a position no database can answer and for unknown paths, 500 for a
-// failure of the database itself (corrupt or unreadable files).
+// and its offset), 404 for a position no database can answer and for unknown paths, 405 for a
+// method other than GET and HEAD, 413 for a body, 414 for a request target over its limit, 500
+// for a failure of the database itself (corrupt or unreadable files).
 //
-// Bounds (ServerLimits): a fixed number of worker threads, each serving one connection at a
-// time, a bounded queue of accepted connections (connection_queue.hpp) and a bounded listen
-// backlog before it (beyond which the kernel refuses connections); timeouts on reading
-// a request and writing a response and on idle keep-alive connections; a cap on requests per
-// connection, on the request line and headers (cpp-httplib's 8 KiB each), on the body and on the
-// FEN. The work of one request is bounded by the database (a report looks up each move once).
+// Connections are served by a few event-loop threads (libmicrohttpd's epoll thread pool, one per
+// core by default), each answering the requests of all its connections in turn: a report takes
+// tens of microseconds, so a thread per connection (as cpp-httplib does) only adds context
+// switches, and on 2 cores 64 such threads were most of the latency at 64 clients. A slow or
+// idle connection holds no thread, only one of `max_connections` slots and its memory pool.
+//
+// Bounds (ServerLimits): the connections open at once (in all and per client address; more are
+// accepted and closed at once), the listen backlog before them, the memory of a connection
+// (request line and headers must fit in it), an inactivity timeout (a request that stops
+// arriving, an answer the client stops reading, an idle keep-alive connection), requests per
+// connection, the request target, the body and the FEN. The work of one request is bounded by the
+// database (a report looks up each move once; a search gives up after a fixed number of
+// positions).
 #pragma once
 
 #include <chrono>
@@ -30,19 +38,20 @@
 namespace egdb::serve {
 
 struct ServerLimits {
-    std::size_t threads = 64;        // connections served at once
-    std::size_t queued_connections = 256;  // accepted connections waiting for a worker
-    std::size_t listen_backlog = 512;      // connections the kernel holds before they are accepted
-    std::chrono::milliseconds read_timeout{5000};        // to receive a request
-    std::chrono::milliseconds write_timeout{5000};       // to send a response
-    std::chrono::seconds keep_alive_timeout{2};          // an idle connection is closed after this
-    std::size_t requests_per_connection = 1000;          // then the connection is closed
-    std::size_t max_body_bytes = 1024;                   // the API takes no body
-    std::size_t max_fen_bytes = 256;                     // a FEN of 40 pieces has about 130
+    std::size_t threads = 0;                   // event-loop threads; 0: one per core
+    std::size_t max_connections = 1024;        // open at once; more are closed when accepted
+    std::size_t connections_per_address = 256; // open at once from one client address; 0: no limit
+    std::size_t listen_backlog = 512;          // connections the kernel holds before they are accepted
+    std::chrono::seconds idle_timeout{5};      // a connection on which nothing moves is closed after this
+    std::size_t requests_per_connection = 1000;  // then the connection is closed
+    std::size_t connection_memory_bytes = 32768; // request line, headers and buffers of one connection
+    std::size_t max_target_bytes = 8192;       // path and query of a request (414 beyond)
+    std::size_t max_body_bytes = 1024;         // the API takes no body (413 beyond)
+    std::size_t max_fen_bytes = 256;           // a FEN of 40 pieces has about 130
 };
 
 struct ServerOptions {
-    std::string bind_address = "127.0.0.1";
+    std::string bind_address = "127.0.0.1";  // a numeric IPv4 or IPv6 address or a host name
     int port = 8080;  // 0: any free port (TablebaseServer::port says which)
     ServerLimits limits;
 };
@@ -61,9 +70,14 @@ public:
     int bind();
     int port() const noexcept;
     // Serves until stop() (from another thread, or a signal-handling thread). Call bind() first.
+    // Throws std::runtime_error when the event loop cannot start.
     void run();
-    // Stops accepting, lets the connections being served finish, and makes run() return.
+    // Makes run() stop accepting, close the connections (requests being answered finish first)
+    // and return. Safe from any thread, before or during run().
     void stop();
+
+    // The event-loop threads run() starts (ServerLimits::threads, 0 resolved).
+    std::size_t threads() const noexcept;
 
 private:
     struct Impl;

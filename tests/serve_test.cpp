@@ -8,10 +8,12 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -52,8 +54,9 @@ protected:
         db_ = Database::open(*dir_).release();
         serve::ServerOptions options;
         options.port = 0;
-        options.limits.threads = 8;
-        options.limits.read_timeout = std::chrono::milliseconds(500);
+        options.limits.threads = 2;
+        options.limits.idle_timeout = std::chrono::seconds(1);
+        options.limits.requests_per_connection = 50;
         const Database* const list[] = {db_};
         server_ = new serve::TablebaseServer(list, options);
         port_ = server_->bind();
@@ -280,8 +283,8 @@ TEST_F(Serve, BadRequestsGet400NamingTheToken) {
     expect_error("/international", 400, "missing query parameter fen");
     expect_error("/international/mainline?pos=W:W28:B8", 400, "missing query parameter fen");
     expect_error(query("/international", "W:W28:B8," + std::string(300, '9')), 400, "more than the limit of 256");
-    // Longer than cpp-httplib's 8 KiB request line: refused before routing, still in JSON.
-    expect_error(query("/international", std::string(9000, 'W')), 414, "too long");
+    // A request target over its 8 KiB limit: refused before routing, still in JSON.
+    expect_error(query("/international", std::string(9000, 'W')), 414, "request target too long");
 }
 
 TEST_F(Serve, PositionsOutsideTheDatabaseAndUnknownPathsGet404) {
@@ -326,8 +329,9 @@ TEST_F(Serve, ConcurrentClientsGetTheAnswersOfTheProbingApi) {
     }
 }
 
-// A raw connection that sends part of a request and then nothing.
-int stalled_connection(int port) {
+// A raw loopback connection to the server (-1 when it cannot connect), with a 30 s receive
+// timeout as the tests' own guard.
+int raw_connection(int port) {
     const int s = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in address{};
     address.sin_family = AF_INET;
@@ -337,8 +341,73 @@ int stalled_connection(int port) {
         ::close(s);
         return -1;
     }
-    const char partial[] = "GET /international?fen=W:W28:B8 HTTP/1.1\r\nHost: x\r\n";
-    if (::send(s, partial, sizeof partial - 1, 0) < 0) {
+    timeval guard{30, 0};
+    ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &guard, sizeof guard);
+    return s;
+}
+
+bool send_all(int s, const std::string& bytes) {
+    for (std::size_t sent = 0; sent < bytes.size();) {
+        const ssize_t n = ::send(s, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+        if (n <= 0) return false;
+        sent += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+// One answer read from a raw connection: its status line and headers (lower-cased) and body
+// (none for the answer to a HEAD request, `head_only`); status 0 when the connection ended first.
+// `pending` keeps bytes read beyond it.
+struct RawAnswer {
+    int status = 0;
+    std::string head;
+    std::string body;
+};
+RawAnswer read_answer(int s, std::string& pending, bool head_only = false) {
+    RawAnswer a;
+    char buffer[4096];
+    for (;;) {
+        const std::size_t end = pending.find("\r\n\r\n");
+        if (end != std::string::npos) {
+            a.head = pending.substr(0, end);
+            for (char& c : a.head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            const std::size_t at = a.head.find("\r\ncontent-length:");
+            const std::size_t length =
+                at == std::string::npos || head_only ? 0 : std::strtoull(a.head.c_str() + at + 17, nullptr, 10);
+            if (pending.size() >= end + 4 + length) {
+                a.body = pending.substr(end + 4, length);
+                a.status = std::atoi(a.head.c_str() + 9);
+                pending.erase(0, end + 4 + length);
+                return a;
+            }
+        }
+        const ssize_t n = ::recv(s, buffer, sizeof buffer, 0);
+        if (n <= 0) return {};
+        pending.append(buffer, static_cast<std::size_t>(n));
+    }
+}
+
+// True when the server closes `s` (recv sees the end) within the 30 s guard.
+bool closed_by_server(int s) {
+    char buffer[512];
+    ssize_t n = 0;
+    while ((n = ::recv(s, buffer, sizeof buffer, 0)) > 0) {
+    }
+    return n == 0;
+}
+
+// The file descriptors this process has open.
+std::size_t open_file_count() {
+    std::size_t count = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator("/proc/self/fd")) ++count;
+    return count;
+}
+
+// A raw connection that sends part of a request and then nothing.
+int stalled_connection(int port) {
+    const int s = raw_connection(port);
+    if (s < 0) return -1;
+    if (!send_all(s, "GET /international?fen=W:W28:B8 HTTP/1.1\r\nHost: x\r\n")) {
         ::close(s);
         return -1;
     }
@@ -352,25 +421,113 @@ TEST_F(Serve, SlowClientsAreDroppedAndDoNotStallTheOthers) {
         ASSERT_GE(s, 0);
         stalled.push_back(s);
     }
-    // Half the workers hold a stalled request; the others still answer.
+    // Stalled requests hold no thread: the two event-loop threads still answer at once.
     httplib::Client c = client();
     for (int i = 0; i < 20; ++i) {
         const auto res = c.Get("/health");
         ASSERT_TRUE(res);
         EXPECT_EQ(res->status, 200);
     }
-    // The server gives up on each stalled request after its read timeout and closes the
+    // The server gives up on each stalled request after its idle timeout and closes the
     // connection: recv sees the end (0) instead of waiting for ever (30 s is the test's own guard).
     for (const int s : stalled) {
-        timeval guard{30, 0};
-        ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &guard, sizeof guard);
-        char buffer[512];
-        ssize_t n = 0;
-        while ((n = ::recv(s, buffer, sizeof buffer, 0)) > 0) {
-        }
-        EXPECT_EQ(n, 0) << "the stalled connection was not closed by the server";
+        EXPECT_TRUE(closed_by_server(s)) << "the stalled connection was not closed by the server";
         ::close(s);
     }
+}
+
+TEST_F(Serve, MethodsBodiesAndOversizedRequestsAreRefusedInJson) {
+    const int s = raw_connection(port_);
+    ASSERT_GE(s, 0);
+    std::string pending;
+    auto ask = [&](const std::string& request) {
+        EXPECT_TRUE(send_all(s, request));
+        return read_answer(s, pending);
+    };
+    RawAnswer a = ask("POST /international?fen=W:W28:B8 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+    EXPECT_EQ(a.status, 405) << a.head;
+    EXPECT_NE(a.head.find("\r\nallow: get, head"), std::string::npos) << a.head;
+    EXPECT_EQ(Json::parse(a.body).at("error"), "method POST not allowed: the API answers GET");
+    // A small body is read and ignored; the same connection goes on.
+    a = ask("GET /international?fen=W:W28:B8 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+    EXPECT_EQ(a.status, 200) << a.body;
+    EXPECT_EQ(Json::parse(a.body).at("fen"), "W:W28:B8");
+    EXPECT_TRUE(send_all(s, "HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n"));
+    a = read_answer(s, pending, true);
+    EXPECT_EQ(a.status, 200);
+    EXPECT_NE(a.head.find("content-type: application/json"), std::string::npos) << a.head;
+    // A body over the 1 KiB limit: 413 in JSON, then the connection is closed.
+    a = ask("GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + std::string(5000, 'x'));
+    EXPECT_EQ(a.status, 413) << a.head;
+    EXPECT_NE(Json::parse(a.body).at("error").get<std::string>().find("request body too large"), std::string::npos);
+    EXPECT_TRUE(closed_by_server(s));
+    ::close(s);
+
+    // A request target beyond a connection's memory (32 KiB) is refused by the HTTP library
+    // itself, before any handler runs: 414 still, and the server goes on.
+    const int big = raw_connection(port_);
+    ASSERT_GE(big, 0);
+    pending.clear();
+    EXPECT_TRUE(send_all(big, "GET /international?fen=" + std::string(40000, 'W') + " HTTP/1.1\r\nHost: x\r\n\r\n"));
+    EXPECT_EQ(read_answer(big, pending).status, 414);
+    ::close(big);
+    EXPECT_EQ(client().Get("/health")->status, 200);
+}
+
+TEST_F(Serve, AConnectionIsClosedAfterItsRequestLimit) {
+    const int s = raw_connection(port_);
+    ASSERT_GE(s, 0);
+    std::string pending;
+    for (int i = 1; i <= 50; ++i) {  // the fixture's requests_per_connection
+        ASSERT_TRUE(send_all(s, "GET /international?fen=W:W28:B8 HTTP/1.1\r\nHost: x\r\n\r\n"));
+        const RawAnswer a = read_answer(s, pending);
+        ASSERT_EQ(a.status, 200) << "request " << i;
+        EXPECT_EQ(a.head.find("\r\nconnection: close") != std::string::npos, i == 50) << "request " << i;
+    }
+    EXPECT_TRUE(closed_by_server(s));
+    ::close(s);
+}
+
+TEST(ServeLimits, ConnectionsBeyondTheLimitWaitUntilASlotIsFree) {
+    const auto dir = test::scratch_path("serve_limit_db");
+    workflow::build_database(test::unverified_build(dir, 2));
+    const std::unique_ptr<Database> db = Database::open(dir);
+    serve::ServerOptions options;
+    options.port = 0;
+    options.limits.threads = 1;
+    options.limits.max_connections = 4;
+    options.limits.idle_timeout = std::chrono::seconds(60);
+    const Database* const list[] = {db.get()};
+    const std::size_t open_files = open_file_count();
+    auto server = std::make_unique<serve::TablebaseServer>(list, options);
+    const int port = server->bind();
+    std::thread runner([&server] { server->run(); });
+    // Four connections hold every slot with a stalled request.
+    std::vector<int> held;
+    for (int i = 0; i < 4; ++i) {
+        held.push_back(stalled_connection(port));
+        ASSERT_GE(held.back(), 0);
+    }
+    // A fifth is left in the listen backlog, unanswered, while they stay open...
+    const int extra = raw_connection(port);
+    ASSERT_GE(extra, 0);
+    ASSERT_TRUE(send_all(extra, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"));
+    pollfd waiting{.fd = extra, .events = POLLIN, .revents = 0};
+    EXPECT_EQ(::poll(&waiting, 1, 500), 0) << "a connection over the limit was answered";
+    // ...and is served once one of them finishes its request and leaves.
+    std::string pending;
+    ASSERT_TRUE(send_all(held[0], "\r\n"));
+    EXPECT_EQ(read_answer(held[0], pending).status, 200);
+    ::close(held[0]);
+    pending.clear();
+    EXPECT_EQ(read_answer(extra, pending).status, 200);
+    ::close(extra);
+    for (std::size_t i = 1; i < held.size(); ++i) ::close(held[i]);
+    server->stop();
+    runner.join();
+    server.reset();
+    // The listening socket, the connections and the event loops' descriptors are all closed.
+    EXPECT_EQ(open_file_count(), open_files);
 }
 
 TEST_F(Serve, PageHealthAndMetrics) {
@@ -412,7 +569,9 @@ TEST_F(Serve, PageHealthAndMetrics) {
     EXPECT_LE(latency.at("p50").get<long>(), latency.at("p99").get<long>());
     EXPECT_LE(latency.at("p99").get<long>(), latency.at("max").get<long>());
     EXPECT_GT(latency.at("max").get<long>(), 0);
-    EXPECT_EQ(after.at("connections").at("threads"), 8);
+    EXPECT_EQ(after.at("connections").at("threads"), 2);
+    EXPECT_GE(after.at("connections").at("open").get<int>(), 1);
+    EXPECT_EQ(after.at("connections").at("limit"), 1024);
 }
 
 // Several databases: a position goes to the first one that can answer it.
