@@ -1,5 +1,6 @@
 #include "serve/json_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
 
@@ -13,6 +14,15 @@ constexpr char kHex[] = "0123456789abcdef";
 // valid JSON (and valid UTF-8) whatever a string holds.
 void append_escaped(std::string& out, std::string_view text) {
     out.push_back('"');
+    // The texts of a report need no escape: they go in whole.
+    if (std::all_of(text.begin(), text.end(), [](char ch) {
+            const auto c = static_cast<unsigned char>(ch);
+            return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+        })) {
+        out.append(text);
+        out.push_back('"');
+        return;
+    }
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {

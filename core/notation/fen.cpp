@@ -278,6 +278,13 @@ private:
 
 // Appends one colour's list: ascending squares, runs of three or more consecutive numbers of the
 // same piece type as a range (13.6).
+// Appends square number s (1..50) without std::to_string: to_fen runs for every move of every
+// report the server answers.
+void append_square(std::string& out, int s) {
+    if (s >= 10) out += static_cast<char>('0' + s / 10);
+    out += static_cast<char>('0' + s % 10);
+}
+
 void append_pieces(std::string& out, Bitboard pieces, Bitboard kings) {
     bool first_item = true;
     int s = 1;
@@ -296,14 +303,14 @@ void append_pieces(std::string& out, Bitboard pieces, Bitboard kings) {
         first_item = false;
         if (last - s + 1 >= 3) {
             if (king) out += 'K';
-            out += std::to_string(s);
+            append_square(out, s);
             out += '-';
-            out += std::to_string(last);
+            append_square(out, last);
         } else {
             for (int q = s; q <= last; ++q) {
                 if (q != s) out += ',';
                 if (king) out += 'K';
-                out += std::to_string(q);
+                append_square(out, q);
             }
         }
         s = last + 1;

@@ -105,10 +105,21 @@ TablebaseReport tablebase_report(const Database& db, const Position& position, C
     report.value = value_report(db, position, side_to_move);
     const Color opponent = opposite(side_to_move);
     const std::vector<OrderedMove> ordered = moves_best_first(db, position, side_to_move);
+    // The PDN of each move is written from one list with capture paths (a move's PDN depends on
+    // the other moves: ambiguous captures are written square by square), generated once here
+    // rather than once per move.
+    MoveListWithPaths legal;
+    generate_moves(position, side_to_move, legal);
+    const auto pdn_of = [&](const Move& m) {
+        for (int i = 0; i < legal.size(); ++i) {
+            if (legal[i] == m) return move_to_pdn(position, side_to_move, legal, i);
+        }
+        return std::string();
+    };
     report.moves.reserve(ordered.size());
     for (const auto& [m, known_after] : ordered) {
         const Position after = apply_move(position, side_to_move, m);
-        report.moves.push_back({.pdn = move_to_pdn(position, side_to_move, m),
+        report.moves.push_back({.pdn = pdn_of(m),
                                 .hub = move_to_hub(m),
                                 .fen_after = to_fen(after, opponent),
                                 .capture = m.is_capture(),
