@@ -19,6 +19,8 @@
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
+#include <strings.h>
 #include <thread>
 
 #include "bench/random_samples.hpp"
@@ -125,17 +127,30 @@ int connect_loopback(int port) {
 }
 
 // The length of a whole answer at the front of `in` (headers and Content-Length bytes of body),
-// 0 while incomplete; `status` and `closes` (Connection: close) filled when whole.
+// 0 while incomplete; `status` and `closes` (Connection: close) filled when whole. The header
+// lines are read in place (no copy, names compared without case): the generator shares the cores
+// with the server, so what it spends per answer is taken from the server.
 std::size_t whole_answer(const std::string& in, int& status, bool& closes) {
     const std::size_t end = in.find("\r\n\r\n");
     if (end == std::string::npos) return 0;
-    std::string head = in.substr(0, end);
-    for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::size_t at = head.find("\r\ncontent-length:");
-    const std::size_t body = at == std::string::npos ? 0 : std::strtoull(head.c_str() + at + 17, nullptr, 10);
+    std::size_t body = 0;
+    bool close_seen = false;
+    for (std::size_t line = in.find("\r\n") + 2; line < end + 2;) {
+        const std::size_t next = in.find("\r\n", line);
+        const char* text = in.data() + line;
+        const std::size_t length = next - line;
+        constexpr std::string_view kLength = "content-length:", kConnection = "connection:";
+        if (length > kLength.size() && ::strncasecmp(text, kLength.data(), kLength.size()) == 0) {
+            body = std::strtoull(text + kLength.size(), nullptr, 10);
+        } else if (length > kConnection.size() && ::strncasecmp(text, kConnection.data(), kConnection.size()) == 0) {
+            const std::string_view value = std::string_view(text + kConnection.size(), length - kConnection.size());
+            close_seen = value.find("close") != std::string_view::npos || value.find("Close") != std::string_view::npos;
+        }
+        line = next + 2;
+    }
     if (in.size() < end + 4 + body) return 0;
-    status = head.size() > 12 ? std::atoi(head.c_str() + 9) : 0;
-    closes = head.find("\r\nconnection: close") != std::string::npos;
+    status = end > 12 ? std::atoi(in.c_str() + 9) : 0;
+    closes = close_seen;
     return end + 4 + body;
 }
 
@@ -263,6 +278,7 @@ void print_serve_benchmark(std::ostream& out, const ServeBenchOptions& o) {
 
     serve::ServerOptions server_options;
     server_options.port = 0;
+    server_options.limits.threads = o.server_threads;
     const Database* const list[] = {db.get()};
     // A fresh server per row, so that its /metrics (the time inside the handler, without the
     // network, the queueing and the client) covers that row alone. Each client count runs twice:

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "serve/tablebase_server.hpp"
+
 namespace egdb::bench {
 
 struct ServeBenchOptions {
@@ -25,7 +27,8 @@ struct ServeBenchOptions {
     std::size_t requests = 20000;       // per row at most
     double seconds = 10.0;              // per row at most
     std::vector<int> clients{1, 8, 64};
-    std::size_t cache_mb = 64;          // the database's page cache, as egdb serve's default
+    std::size_t cache_mb = serve::kServerCacheMiB;  // the database's page cache, as egdb serve's default
+    std::size_t server_threads = 0;     // the server's event-loop threads (0: its default, one per core)
     std::filesystem::path fens_out;     // when set, the positions' FENs, one a line
 };
 

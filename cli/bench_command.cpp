@@ -35,7 +35,7 @@ constexpr Benchmark kBenchmarks[] = {
      "          with search, single calls and batches of 256, 1 and 2 threads, warm and small cache,\n"
      "          against dependent memory loads over the same bytes; bytes per position\n"},
     {"serve", "--db DIR [--pieces N] [--positions N] [--requests N] [--seconds S] [--clients 1,8,64]\n"
-              "                   [--cache-mb M] [--fens-out FILE]",
+              "                   [--cache-mb M] [--server-threads T] [--fens-out FILE]",
      "requests per second and p50/p90/p99 latency of GET /international on loopback for\n"
      "          random positions, with 1, 8 and 64 keep-alive clients, beside the same reports\n"
      "          made offline (egdb probe --json --moves); each row bounded in requests and time\n"},
@@ -104,6 +104,7 @@ void add_bench(CLI::App& app) {
     add_integer(serve, "--requests", serve_options->requests, 1, 1 << 24);
     add_integer(serve, "--seconds", serve_options->seconds, 1, 600);
     add_integer(serve, "--cache-mb", serve_options->cache_mb, 1, 1 << 20);
+    add_integer(serve, "--server-threads", serve_options->server_threads, 0, 1024);
     serve.add_option("--fens-out", serve_options->fens_out)->type_name("FILE");
     serve.add_option_function<std::string>("--clients", [o = serve_options.get()](const std::string& list) {
         o->clients.clear();

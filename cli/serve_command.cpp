@@ -32,12 +32,12 @@ constexpr const char* kServeHelp =
     "connection; at most --max-connections (default 1024) are open at once, at most\n"
     "--connections-per-address (default 256; 0: no limit) from one client; a connection on which\n"
     "nothing moves for --idle-timeout S seconds (default 5) is closed, and so is one after 1000\n"
-    "requests. --cache-mb is each database's page cache (default 64).\n";
+    "requests. --cache-mb is each database's page cache (default 256).\n";
 
 struct ServeOptions {
     std::vector<std::string> databases;
     serve::ServerOptions server;
-    std::size_t cache_mb = 64;
+    std::size_t cache_mb = serve::kServerCacheMiB;
 };
 
 int run_serve(ServeOptions& o) {
