@@ -1,6 +1,9 @@
 #include "core/generate/block_solver.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <thread>
+#include <vector>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -17,6 +20,10 @@ namespace {
 constexpr std::size_t kMaxPredecessors = kMaxPiecesPerSide * 20;
 
 constexpr std::uint8_t kNoBound = std::numeric_limits<std::uint8_t>::max();
+
+// Blocks from this size are classified on several threads when the caller gives them: below it,
+// starting threads costs more than it saves.
+constexpr std::uint64_t kParallelClassifyPositions = std::uint64_t{1} << 20;
 
 // Outcome codes kept from pass 1 to check pass 2.
 constexpr std::uint8_t kOutcomeDraw = 0;
@@ -54,7 +61,17 @@ Position BlockSolver::position_of(Entry e) const noexcept {
     return kings_.position(black_men_, white_men_, e >> 1);
 }
 
-void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole) {
+void BlockSolver::classify_range(std::uint64_t first, std::uint64_t last, const SolvedLevel* next, const SolvedSlice* whole,
+                                 SlotCache& cache) {
+    for (std::uint64_t local = first; local < last; ++local) {
+        const Position p = kings_.position(black_men_, white_men_, local);
+        classify_moves(local, Color::Black, p, next, whole, cache);
+        classify_moves(local, Color::White, p, next, whole, cache);
+    }
+}
+
+void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole,
+                        std::size_t classify_threads) {
     const std::uint64_t block = kings_.block_size();
     const std::uint64_t men = level.configurations()[slot];
     const Position first = indexer_.position_at(men * block);
@@ -66,10 +83,32 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
         cached_advancement_ = level.advancement();
     }
 
-    for (std::uint64_t local = 0; local < block; ++local) {
-        const Position p = kings_.position(black_men_, white_men_, local);
-        classify_moves(local, Color::Black, p, next, whole);
-        classify_moves(local, Color::White, p, next, whole);
+    // Classifying writes only the entries of its own positions and reads only solved data, so
+    // the block splits into contiguous ranges, one per thread; each helper has its own slot cache.
+    const std::size_t helpers = block >= kParallelClassifyPositions ? std::max<std::size_t>(classify_threads, 1) - 1 : 0;
+    if (helpers == 0) {
+        classify_range(0, block, next, whole, slot_cache_);
+    } else {
+        const std::uint64_t parts = helpers + 1;
+        const auto bound = [&](std::uint64_t k) { return block / parts * k + std::min(k, block % parts); };
+        std::vector<std::exception_ptr> errors(helpers);
+        {
+            std::vector<std::jthread> pool;
+            for (std::size_t h = 0; h < helpers; ++h) {
+                pool.emplace_back([&, h] {
+                    try {
+                        SlotCache cache{};
+                        classify_range(bound(h + 1), bound(h + 2), next, whole, cache);
+                    } catch (...) {
+                        errors[h] = std::current_exception();
+                    }
+                });
+            }
+            classify_range(0, bound(1), next, whole, slot_cache_);
+        }  // joins the helpers: every entry is classified before propagation reads it
+        for (const auto& error : errors) {
+            if (error) std::rethrow_exception(error);
+        }
     }
 
     propagate<true>();
@@ -104,7 +143,7 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
 }
 
 void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next,
-                                 const SolvedSlice* whole) {
+                                 const SolvedSlice* whole, SlotCache& cache) {
     const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
     const Color opponent = opposite(side);
     const Bitboard own_men = position.men(side);
@@ -133,7 +172,7 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
         } else if (whole != nullptr) {
             v = whole->value(indexer_.index_of(child), opponent);
         } else {
-            v = next_level_value(next, indexer_.index_of(child), opponent);
+            v = next_level_value(next, indexer_.index_of(child), opponent, cache);
         }
         flags |= kAnyConversion;
         const unsigned distance = v.dtw + 1u;

@@ -45,7 +45,12 @@ public:
     // (nullptr when there is none), or from `whole` when given (the slice with every level solved
     // so far). Throws std::overflow_error when a distance exceeds kMaxStoredPlies,
     // std::logic_error when a man move leads outside `next`.
-    void solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole = nullptr);
+    // `classify_threads` threads (this one among them) classify the block's moves when it is
+    // large: the level's configurations are then fewer than the build's threads (a kings-only
+    // slice is one block), and classifying, a lookup per conversion, is most of such a block's
+    // time. The result does not depend on it.
+    void solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole = nullptr,
+               std::size_t classify_threads = 1);
 
 private:
     // Entry e = 2 * local index + side to move (Black = 0, White = 1).
@@ -60,14 +65,25 @@ private:
         kAnyConversion = 32,
     };
 
+    // The man moves of a block lead to a handful of configurations of the next level (one per
+    // man and direction): their slots, direct-mapped by configuration, kept for one level (each
+    // classifying thread has its own).
+    struct CachedSlot {
+        std::uint64_t men = ~std::uint64_t{0};
+        std::uint64_t slot = 0;
+    };
+    using SlotCache = std::array<CachedSlot, 64>;
+
     void classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next,
-                        const SolvedSlice* whole);
+                        const SolvedSlice* whole, SlotCache& cache);
+    void classify_range(std::uint64_t first, std::uint64_t last, const SolvedLevel* next, const SolvedSlice* whole,
+                        SlotCache& cache);
     template <bool kDistanceToWin>
     void propagate();
     void finish(Entry e, bool won, unsigned distance);
-    PositionValue next_level_value(const SolvedLevel* next, std::uint64_t index, Color side_to_move) {
+    PositionValue next_level_value(const SolvedLevel* next, std::uint64_t index, Color side_to_move, SlotCache& cache) const {
         const std::uint64_t men = block_divisor_.quotient(index);
-        CachedSlot& cached = slot_cache_[men % slot_cache_.size()];
+        CachedSlot& cached = cache[men % cache.size()];
         if (cached.men != men) [[unlikely]] cache_next_slot(next, cached, men);
         return next->value_at(cached.slot, index - men * kings_.block_size(), side_to_move);
     }
@@ -83,13 +99,7 @@ private:
     Bitboard black_men_ = 0;
     Bitboard white_men_ = 0;
 
-    // The man moves of a block lead to a handful of configurations of the next level (one per
-    // man and direction): their slots, direct-mapped by configuration, kept for one level.
-    struct CachedSlot {
-        std::uint64_t men = ~std::uint64_t{0};
-        std::uint64_t slot = 0;
-    };
-    std::array<CachedSlot, 64> slot_cache_{};
+    SlotCache slot_cache_{};  // this thread's, kept across the blocks of a level
     [[gnu::noinline]] void cache_next_slot(const SolvedLevel* next, CachedSlot& cached, std::uint64_t men) const;
     int cached_advancement_ = -1;
     detail::FastDivisor block_divisor_;

@@ -57,15 +57,19 @@ namespace {
 // use: a resumed slice with every level stored needs none).
 class LevelWorkers {
 public:
-    LevelWorkers(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, std::size_t threads)
-        : slice_(slice), kings_(kings), smaller_(smaller), workers_(threads) {}
+    // `workers` block workspaces; `threads` threads in all (more than the workers when the
+    // widest level has fewer configurations than threads: the spare threads then help classify).
+    LevelWorkers(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, std::size_t workers, std::size_t threads)
+        : slice_(slice), kings_(kings), smaller_(smaller), workers_(workers), threads_(std::max(threads, workers)) {}
 
     // Solves every configuration of `level`, on up to `threads` threads.
     void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole) {
         const std::size_t count = level.configurations().size();
         const std::size_t active = std::min(workers_.size(), count);
+        // A level of fewer configurations than threads: each block classified by several.
+        const std::size_t classify_threads = std::max<std::size_t>(1, threads_ / std::max<std::size_t>(active, 1));
         if (active <= 1) {
-            for (std::size_t k = 0; k < count; ++k) worker(0).solve(level, k, next, whole);
+            for (std::size_t k = 0; k < count; ++k) worker(0).solve(level, k, next, whole, classify_threads);
             return;
         }
         for (std::size_t w = 0; w < active; ++w) worker(w);
@@ -78,7 +82,7 @@ public:
                     try {
                         for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < count;
                              k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
-                            workers_[w]->solve(level, k, next, whole);
+                            workers_[w]->solve(level, k, next, whole, classify_threads);
                         }
                     } catch (...) {
                         errors[w] = std::current_exception();
@@ -102,7 +106,10 @@ private:
     const KingPlacements& kings_;
     const SolvedLookup& smaller_;
     std::vector<std::unique_ptr<BlockSolver>> workers_;
+    std::size_t threads_;
 };
+
+std::size_t total_threads(const SolveOptions& options) { return static_cast<std::size_t>(std::max(1, options.threads)); }
 
 std::size_t thread_count(const SolveOptions& options, std::size_t widest_level) {
     return std::min(static_cast<std::size_t>(std::max(1, options.threads)), std::max<std::size_t>(1, widest_level));
@@ -115,7 +122,7 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
     std::vector<MenLevel> levels = men_configuration_levels(slice_);
     std::size_t widest_level = 1;
     for (const auto& level : levels) widest_level = std::max(widest_level, level.configurations.size());
-    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, widest_level));
+    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, widest_level), total_threads(options_));
 
     // The level above the one being solved, when it is one row of advancement higher.
     std::optional<SolvedLevel> above;
@@ -151,7 +158,7 @@ SolvedLevel SliceSolver::solve_level(int advancement, std::vector<std::uint64_t>
     }
     const KingPlacements kings(slice_);
     SolvedLevel level(slice_, advancement, std::move(configurations));
-    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()));
+    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()), total_threads(options_));
     workers.solve(level, next, nullptr);
     return level;
 }

@@ -24,6 +24,12 @@
 namespace egdb::workflow {
 namespace {
 
+// The memory of one worker's block workspace, per position of its block: two 8-byte entry states
+// (BlockSolver::EntryState, one per side to move) and the distance buckets, measured at up to
+// 1.5 bytes a position (0303: 6.31 GB after classifying its one block of 318 M positions with the
+// 1.27 GB level, 6.73 GB at the end of the second pass).
+constexpr std::uint64_t kBlockWorkspaceBytes = 20;
+
 using Clock = std::chrono::steady_clock;
 
 // Where a native build keeps the unit files of the slices it is solving (unit_directory.hpp).
@@ -241,7 +247,8 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         // the files read through it (counted as resident once read) and, while a slice is
         // assembled and written, its solution and the writer's buffers (the packed WLD of both
         // sides and the compressed pages, about 3 bytes a position). A slice solved in units
-        // holds, while solving, two levels and each worker's block workspace (7 bytes an entry).
+        // holds, while solving, two levels; every slice each worker's block workspace
+        // (kBlockWorkspaceBytes a position).
         const std::uint64_t budget = request.memory_budget_bytes;
         const auto file_bytes = [&](SliceId t) -> std::uint64_t {
             std::error_code ec;
@@ -253,13 +260,15 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             const std::vector<SliceId> reads = successor_slices(s);
             const auto is_read = [&](SliceId t) { return std::find(reads.begin(), reads.end(), t) != reads.end(); };
             const bool by_units = slice_size(s) >= request.unit_file_min_positions;
-            std::uint64_t solve_need = 7 * slice_size(s);
+            std::uint64_t widest = 0;
+            for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
+            const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
+            const std::uint64_t workspaces =
+                kBlockWorkspaceBytes * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
+            std::uint64_t solve_need = std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces);
             if (by_units) {
-                std::uint64_t widest = 0;
-                for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
-                const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
                 const std::uint64_t level_bytes = 4 * block * widest;
-                solve_need = 2 * level_bytes + 14 * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
+                solve_need = 2 * level_bytes + workspaces;
                 // Writing its file: a part (8 bytes a position) on each thread that has one.
                 const std::uint64_t part = std::min(part_positions, slice_size(s));
                 const std::uint64_t writers = std::min<std::uint64_t>(threads, (slice_size(s) + part - 1) / part);

@@ -97,31 +97,55 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
     AtomicFileWriter file(path);
     file.write(header);
     std::vector<std::byte> table;
-    std::vector<std::byte> raw;
-    std::vector<std::byte> compressed;
+    // A frame is streamed through zstd from the level's own arrays: a frame holds at least one
+    // whole block, and the block of a kings-only slice is the slice (318 million positions for
+    // 0303), whose copy and compression buffer would take 8 bytes a position beside the level.
+    // The frame carries its content size, as one compressed in one call does.
+    std::vector<std::byte> out(ZSTD_CStreamOutSize());
     std::uint64_t offset = 0;
-    const auto add_frame = [&] {
-        compressed.resize(ZSTD_compressBound(raw.size()));
-        const std::size_t n = ZSTD_compress2(cctx.get(), compressed.data(), compressed.size(), raw.data(), raw.size());
-        if (ZSTD_isError(n)) throw FileError("cannot compress unit file " + path.string() + ": " + ZSTD_getErrorName(n));
-        const std::span<const std::byte> frame(compressed.data(), n);
-        file.write(frame);
+    const auto add_frame = [&](std::span<const std::span<const std::byte>> pieces) {
+        std::uint64_t content = 0;
+        for (const auto& piece : pieces) content += piece.size();
+        const auto check = [&](std::size_t rc) {
+            if (ZSTD_isError(rc)) throw FileError("cannot compress unit file " + path.string() + ": " + ZSTD_getErrorName(rc));
+            return rc;
+        };
+        check(ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_only));
+        check(ZSTD_CCtx_setPledgedSrcSize(cctx.get(), content));
+        std::uint64_t frame_bytes = 0;
+        std::uint32_t frame_crc = 0;
+        const auto drain = [&](ZSTD_inBuffer& in, ZSTD_EndDirective mode) {
+            for (;;) {
+                ZSTD_outBuffer o{out.data(), out.size(), 0};
+                const std::size_t remaining = check(ZSTD_compressStream2(cctx.get(), &o, &in, mode));
+                const std::span<const std::byte> written(out.data(), o.pos);
+                file.write(written);
+                frame_crc = crc32c(written, frame_crc);
+                frame_bytes += o.pos;
+                if (mode == ZSTD_e_end ? remaining == 0 : in.pos == in.size) return;
+            }
+        };
+        for (const auto& piece : pieces) {
+            ZSTD_inBuffer in{piece.data(), piece.size(), 0};
+            drain(in, ZSTD_e_continue);
+        }
+        ZSTD_inBuffer none{nullptr, 0, 0};
+        drain(none, ZSTD_e_end);
         append_le<std::uint64_t>(table, offset);
-        append_le<std::uint64_t>(table, n);
-        append_le<std::uint32_t>(table, crc32c(frame));
-        offset += n;
+        append_le<std::uint64_t>(table, frame_bytes);
+        append_le<std::uint32_t>(table, frame_crc);
+        offset += frame_bytes;
     };
     const std::uint64_t per_frame = slots_per_frame(block);
     for (std::uint64_t first = 0; first < slots; first += per_frame) {
         const std::uint64_t count = std::min(per_frame, slots - first);
-        raw.clear();
+        std::array<std::span<const std::byte>, 4> pieces;
+        std::size_t k = 0;
         for (const Color side : {Color::Black, Color::White}) {
-            const auto dtw = std::as_bytes(level.dtw_codes(side).subspan(first * block, count * block));
-            const auto mtc = std::as_bytes(level.mtc(side).subspan(first * block, count * block));
-            raw.insert(raw.end(), dtw.begin(), dtw.end());
-            raw.insert(raw.end(), mtc.begin(), mtc.end());
+            pieces[k++] = std::as_bytes(level.dtw_codes(side).subspan(first * block, count * block));
+            pieces[k++] = std::as_bytes(level.mtc(side).subspan(first * block, count * block));
         }
-        add_frame();
+        add_frame(pieces);
     }
     file.write(table);
     std::vector<std::byte> trailer;
