@@ -181,6 +181,41 @@ struct UnitFileReader::State {
         if (ZSTD_isError(n)) corrupt_unit(path(), std::string("has a damaged payload: ") + ZSTD_getErrorName(n));
         if (n != out.size()) corrupt_unit(path(), "has a frame of the wrong size");
     }
+
+    // Frame `f`, checked and decompressed straight into `pieces` in turn (exactly filling them):
+    // a whole level is read without a copy of its largest frame (a kings-only slice's frame is
+    // the slice).
+    void decompress_into(std::uint64_t f, std::span<const std::span<std::byte>> pieces) const {
+        const std::uint64_t offset = load_le<std::uint64_t>(table, kTableEntryBytes * f);
+        const std::uint64_t bytes = load_le<std::uint64_t>(table, kTableEntryBytes * f + 8);
+        if (offset > frames.size() || bytes > frames.size() - offset) corrupt_unit(path(), "has a frame outside the file");
+        const std::span<const std::byte> frame = frames.subspan(offset, bytes);
+        if (crc32c(frame) != load_le<std::uint32_t>(table, kTableEntryBytes * f + 16)) corrupt_unit(path(), "fails its checksum");
+        ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_only);
+        ZSTD_inBuffer in{frame.data(), frame.size(), 0};
+        std::size_t rc = 1;
+        for (const std::span<std::byte> piece : pieces) {
+            ZSTD_outBuffer out{piece.data(), piece.size(), 0};
+            while (out.pos < out.size) {
+                const std::size_t consumed = in.pos, produced = out.pos;
+                rc = ZSTD_decompressStream(dctx.get(), &out, &in);
+                if (ZSTD_isError(rc)) corrupt_unit(path(), std::string("has a damaged payload: ") + ZSTD_getErrorName(rc));
+                // The frame ended, or stopped moving with its input used up, before the piece was full.
+                if ((rc == 0 || (in.pos == consumed && out.pos == produced)) && out.pos < out.size) {
+                    corrupt_unit(path(), "has a frame of the wrong size");
+                }
+            }
+        }
+        // Every piece is full: the frame must end here, with no byte left over.
+        if (rc != 0) {
+            std::byte extra{};
+            ZSTD_outBuffer out{&extra, 1, 0};
+            rc = ZSTD_decompressStream(dctx.get(), &out, &in);
+            if (ZSTD_isError(rc)) corrupt_unit(path(), std::string("has a damaged payload: ") + ZSTD_getErrorName(rc));
+            if (rc != 0 || out.pos != 0) corrupt_unit(path(), "has a frame of the wrong size");
+        }
+        if (in.pos != in.size) corrupt_unit(path(), "has a frame of the wrong size");
+    }
 };
 
 UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice, int advancement,
@@ -270,15 +305,20 @@ void UnitFileReader::read_slots(std::uint64_t first, std::uint64_t count, const 
 }
 
 SolvedLevel UnitFileReader::read_all() const {
-    SolvedLevel level(state_->slice, state_->advancement, {state_->configurations.begin(), state_->configurations.end()});
-    const std::uint64_t b = state_->block_size;
-    read_slots(0, state_->configurations.size(), [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
+    const State& st = *state_;
+    SolvedLevel level(st.slice, st.advancement, {st.configurations.begin(), st.configurations.end()});
+    const std::uint64_t b = st.block_size;
+    const std::uint64_t slots = st.configurations.size();
+    for (std::uint64_t first = 0, frame = 0; first < slots; first += st.per_frame, ++frame) {
+        const std::uint64_t count = std::min(st.per_frame, slots - first);
+        std::array<std::span<std::byte>, 4> pieces;
+        std::size_t k = 0;
         for (const Color side : {Color::Black, Color::White}) {
-            const auto s = static_cast<std::size_t>(side);
-            std::copy_n(dtw[s].begin(), b, level.block_dtw_codes(slot, side).begin());
-            std::copy_n(mtc[s].begin(), b, level.block_mtc(slot, side).begin());
+            pieces[k++] = std::as_writable_bytes(level.dtw_codes(side).subspan(first * b, count * b));
+            pieces[k++] = std::as_writable_bytes(level.mtc(side).subspan(first * b, count * b));
         }
-    });
+        st.decompress_into(frame, pieces);
+    }
     return level;
 }
 
