@@ -4,6 +4,7 @@
 // and a build killed with SIGKILL while it writes units resumes at the first unfinished unit to
 // the same bytes. Builds up to 4 pieces (3 in sanitizer builds, EGDB_TEST_QUICK).
 #include <gtest/gtest.h>
+#include <zstd.h>
 
 #include <fcntl.h>
 #include <signal.h>
@@ -29,7 +30,9 @@
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
+#include "core/util/crc32c.hpp"
 #include "core/util/error.hpp"
+#include "core/util/little_endian.hpp"
 #include "core/workflow/build.hpp"
 #include "tests/build_helpers.hpp"
 #include "tests/scratch_dir.hpp"
@@ -196,6 +199,62 @@ TEST_F(UnitFiles, DamagedTruncatedOrForeignFilesAreRefused) {
     EXPECT_TRUE(resumed.assemble() == *store_->find(kSlice));
 }
 
+
+// A unit file with `frame` (the whole payload of its only frame) in place of its own, every
+// checksum made right again: only the frame's size can then tell it from a good one.
+std::string with_frame_payload(const std::string& good, const std::string& payload) {
+    const auto bytes = [](const std::string& s) { return std::as_bytes(std::span(s.data(), s.size())); };
+    const std::size_t trailer_at = good.size() - 16;
+    const auto frames = load_le<std::uint64_t>(bytes(good), trailer_at);
+    EXPECT_EQ(frames, 1u) << "the test expects a unit of one frame";
+    const std::size_t table_at = trailer_at - 20 * frames;
+    const auto old_size = load_le<std::uint64_t>(bytes(good), table_at + 8);
+    const std::string header = good.substr(0, table_at - old_size);
+    std::string frame(ZSTD_compressBound(payload.size()), '\0');
+    frame.resize(ZSTD_compress(frame.data(), frame.size(), payload.data(), payload.size(), 1));
+    std::vector<std::byte> table;
+    append_le<std::uint64_t>(table, 0);
+    append_le<std::uint64_t>(table, frame.size());
+    append_le<std::uint32_t>(table, crc32c(bytes(frame)));
+    std::vector<std::byte> trailer;
+    append_le<std::uint64_t>(trailer, 1);
+    append_le<std::uint32_t>(trailer, crc32c(table));
+    append_le<std::uint32_t>(trailer, crc32c(trailer, crc32c(bytes(header))));
+    const auto text = [](const std::vector<std::byte>& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); };
+    return header + frame + text(table) + text(trailer);
+}
+
+// The frames of a unit are decompressed straight into the level: one that holds fewer or more
+// bytes than its configurations' blocks is refused, even when every checksum agrees.
+TEST_F(UnitFiles, AFrameOfTheWrongSizeIsRefused) {
+    const test::ScratchDir dir("unit_frame_size");
+    const SliceId slice{0, 1, 0, 1};  // one configuration: its only level is one frame
+    const auto levels = men_configuration_levels(slice);
+    ASSERT_EQ(levels.size(), 1u);
+    native::UnitDirectory units(dir.path(), slice);
+    SliceSolver(slice, *store_, {1}).solve_levels(units);
+    const fs::path path = units.path(levels[0].advancement);
+    const std::string good = slurp(path);
+    const native::UnitInputs inputs = units.inputs(levels[0].advancement);
+    const auto read = [&] { return native::read_unit_file(path, slice, levels[0].advancement, levels[0].configurations, inputs); };
+    const SolvedLevel level = read();
+    // The payload: both sides' DTW codes and MTC, as the writer lays them out.
+    std::string payload;
+    for (const Color side : {Color::Black, Color::White}) {
+        for (const auto part : {level.dtw_codes(side), level.mtc(side)}) payload.append(reinterpret_cast<const char*>(part.data()), part.size());
+    }
+    spit(path, with_frame_payload(good, payload));
+    EXPECT_TRUE(read() == level) << "the rebuilt file itself must be good";
+    for (const std::string& bad : {payload.substr(0, payload.size() - 1), payload + "x", std::string()}) {
+        spit(path, with_frame_payload(good, bad));
+        try {
+            read();
+            ADD_FAILURE() << "a frame of " << bad.size() << " bytes instead of " << payload.size() << " was accepted";
+        } catch (const CorruptDataError& e) {
+            EXPECT_NE(std::string(e.what()).find("wrong size"), std::string::npos) << e.what();
+        }
+    }
+}
 
 TEST_F(UnitFiles, AnyRunOfConfigurationsReadsTheSameBlocksAsTheWholeLevel) {
     const test::ScratchDir dir("unit_partial");
