@@ -40,6 +40,8 @@ constexpr const char* kBuildHelp =
     "                the first unfinished level; the files are the same (default 134217728:\n"
     "                the 6-piece slices above that; 0: every slice)\n"
     "  --threads T   worker threads (default: all cores)\n"
+    "  --zstd-level L  native: zstd level of the WLD pages (default 12); DTW and MTC pages use\n"
+    "                at most 6 (docs/native-format.md)\n"
     "  --kinds K     value kinds to store, comma-separated (default wld,dtw,mtc)\n"
     "  --format F    native (default), or Kingsrow files that the Kingsrow driver opens: WLD in\n"
     "                Tunstall V2 (.idx1/.cpr1), V1 or run-length (.idx/.cpr), with MTC\n"

@@ -58,7 +58,7 @@ std::uint32_t max_meaningful_value(const SectionValues& s) {
 
 PageEncoder::PageEncoder(ValueKind kind, int zstd_level) : cctx_(ZSTD_createCCtx(), &free_cctx) {
     if (!cctx_) throw std::bad_alloc();
-    ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_compressionLevel, zstd_level);
+    ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_compressionLevel, page_zstd_level(kind, zstd_level));
     ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_checksumFlag, 0);
     ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_contentSizeFlag, 0);
     if (kind != ValueKind::Dtw) {
