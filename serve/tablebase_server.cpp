@@ -1,6 +1,5 @@
 #include "serve/tablebase_server.hpp"
 
-#include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -50,7 +49,7 @@ struct ConnectionState {
 struct Answer {
     int status = 200;
     std::string body;
-    std::string_view content_type = "application/json";
+    const char* content_type = "application/json";  // libmicrohttpd copies it
     std::string_view static_body{};  // an embedded page asset instead of `body`
     bool allow_get_only = false;     // a 405: says which methods are allowed
 };
@@ -215,10 +214,11 @@ struct TablebaseServer::Impl {
                 return json_answer(200, metrics.to_json({threads, open_connections.load(std::memory_order_relaxed),
                                                          options.limits.max_connections}));
             }
-            for (const WebAsset& asset : web_assets()) {
-                if (path == asset.path || (path == "/" && asset.path == "/index.html")) {
+            const std::span<const WebAsset> assets = web_assets();
+            for (std::size_t k = 0; k < assets.size(); ++k) {
+                if (path == assets[k].path || (path == "/" && assets[k].path == "/index.html")) {
                     taken = Route::Page;
-                    return {.status = 200, .content_type = asset.content_type, .static_body = asset.content};
+                    return {.status = 200, .content_type = asset_types[k].c_str(), .static_body = assets[k].content};
                 }
             }
             taken = Route::Other;
@@ -327,8 +327,7 @@ struct TablebaseServer::Impl {
                                                   MHD_RESPMEM_PERSISTENT)
                 : MHD_create_response_from_buffer(a.body.size(), a.body.data(), MHD_RESPMEM_MUST_COPY);
         if (response == nullptr) return MHD_NO;
-        const std::string content_type(a.content_type);
-        MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type.c_str());
+        MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, a.content_type);
         // Any page may ask the API (as lila-tablebase allows), a bot's page included.
         MHD_add_response_header(response, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, "*");
         if (a.allow_get_only) MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
@@ -342,6 +341,12 @@ struct TablebaseServer::Impl {
     std::vector<const Database*> databases;
     ServerOptions options;
     std::size_t threads;
+    // The page assets' content types as C strings, made once (web_assets() order).
+    std::vector<std::string> asset_types = [] {
+        std::vector<std::string> types;
+        for (const WebAsset& asset : web_assets()) types.emplace_back(asset.content_type);
+        return types;
+    }();
     ServerMetrics metrics;
     std::atomic<std::size_t> open_connections{0};
 

@@ -1,14 +1,12 @@
 #include "core/generate/block_solver.hpp"
 
 #include <algorithm>
-#include <exception>
-#include <thread>
-#include <vector>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "core/rules/movegen.hpp"
+#include "core/util/parallel_ranges.hpp"
 #include "core/util/prefetch.hpp"
 
 namespace egdb {
@@ -83,32 +81,16 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
         cached_advancement_ = level.advancement();
     }
 
-    // Classifying writes only the entries of its own positions and reads only solved data, so
-    // the block splits into contiguous ranges, one per thread; each helper has its own slot cache.
-    const std::size_t helpers = block >= kParallelClassifyPositions ? std::max<std::size_t>(classify_threads, 1) - 1 : 0;
-    if (helpers == 0) {
-        classify_range(0, block, next, whole, slot_cache_);
+    // Classifying writes only the entries of its own positions and reads only solved data, so a
+    // large block is split into ranges taken by the threads in turn; each range has its own slot
+    // cache.
+    if (classify_threads > 1 && block >= kParallelClassifyPositions) {
+        parallel_ranges(block, static_cast<int>(classify_threads), [&](std::uint64_t from, std::uint64_t to) {
+            SlotCache cache{};
+            classify_range(from, to, next, whole, cache);
+        });
     } else {
-        const std::uint64_t parts = helpers + 1;
-        const auto bound = [&](std::uint64_t k) { return block / parts * k + std::min(k, block % parts); };
-        std::vector<std::exception_ptr> errors(helpers);
-        {
-            std::vector<std::jthread> pool;
-            for (std::size_t h = 0; h < helpers; ++h) {
-                pool.emplace_back([&, h] {
-                    try {
-                        SlotCache cache{};
-                        classify_range(bound(h + 1), bound(h + 2), next, whole, cache);
-                    } catch (...) {
-                        errors[h] = std::current_exception();
-                    }
-                });
-            }
-            classify_range(0, bound(1), next, whole, slot_cache_);
-        }  // joins the helpers: every entry is classified before propagation reads it
-        for (const auto& error : errors) {
-            if (error) std::rethrow_exception(error);
-        }
+        classify_range(0, block, next, whole, slot_cache_);
     }
 
     propagate<true>();

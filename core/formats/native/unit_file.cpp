@@ -171,12 +171,18 @@ struct UnitFileReader::State {
     const std::filesystem::path& path() const { return file.path(); }
 
     // Frame `f`, checked and decompressed into `out` (exactly out.size() bytes).
-    void decompress(std::uint64_t f, std::span<std::byte> out) const {
+    // Frame `f` of the file, checked against its table entry.
+    std::span<const std::byte> checked_frame(std::uint64_t f) const {
         const std::uint64_t offset = load_le<std::uint64_t>(table, kTableEntryBytes * f);
         const std::uint64_t bytes = load_le<std::uint64_t>(table, kTableEntryBytes * f + 8);
         if (offset > frames.size() || bytes > frames.size() - offset) corrupt_unit(path(), "has a frame outside the file");
         const std::span<const std::byte> frame = frames.subspan(offset, bytes);
         if (crc32c(frame) != load_le<std::uint32_t>(table, kTableEntryBytes * f + 16)) corrupt_unit(path(), "fails its checksum");
+        return frame;
+    }
+
+    void decompress(std::uint64_t f, std::span<std::byte> out) const {
+        const std::span<const std::byte> frame = checked_frame(f);
         const std::size_t n = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), frame.data(), frame.size());
         if (ZSTD_isError(n)) corrupt_unit(path(), std::string("has a damaged payload: ") + ZSTD_getErrorName(n));
         if (n != out.size()) corrupt_unit(path(), "has a frame of the wrong size");
@@ -186,11 +192,7 @@ struct UnitFileReader::State {
     // a whole level is read without a copy of its largest frame (a kings-only slice's frame is
     // the slice).
     void decompress_into(std::uint64_t f, std::span<const std::span<std::byte>> pieces) const {
-        const std::uint64_t offset = load_le<std::uint64_t>(table, kTableEntryBytes * f);
-        const std::uint64_t bytes = load_le<std::uint64_t>(table, kTableEntryBytes * f + 8);
-        if (offset > frames.size() || bytes > frames.size() - offset) corrupt_unit(path(), "has a frame outside the file");
-        const std::span<const std::byte> frame = frames.subspan(offset, bytes);
-        if (crc32c(frame) != load_le<std::uint32_t>(table, kTableEntryBytes * f + 16)) corrupt_unit(path(), "fails its checksum");
+        const std::span<const std::byte> frame = checked_frame(f);
         ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_only);
         ZSTD_inBuffer in{frame.data(), frame.size(), 0};
         std::size_t rc = 1;
