@@ -26,12 +26,19 @@ void print_verify_result(const workflow::VerifyResult& r) {
         const std::string kinds = std::string("wld") + (report.checked_dtw ? ",dtw" : "") + (report.checked_mtc ? ",mtc" : "");
         const std::string unchecked =
             report.unchecked_slices == 0 ? "" : ", " + std::to_string(report.unchecked_slices) + " slices not checked";
-        std::printf("verify %s: %llu files, %llu pages (%llu bad), %llu positions checked (%s), %llu mismatches%s, %.1f s;"
-                    " peak memory %.0f MiB, decoded values %.0f MiB at most: %s\n",
+        char earlier[128] = "";
+        if (report.slices_verified_earlier > 0) {
+            std::snprintf(earlier, sizeof earlier, " (and %llu in %llu slices verified earlier, journal)",
+                          static_cast<unsigned long long>(report.positions_verified_earlier),
+                          static_cast<unsigned long long>(report.slices_verified_earlier));
+        }
+        std::printf("verify %s: %llu files, %llu pages (%llu bad), %llu positions checked%s (%s), %llu mismatches%s, %.1f s"
+                    " (decoding %.1f s, checking %.1f s); peak memory %.0f MiB, decoded values %.0f MiB at most: %s\n",
                     dir.c_str(), static_cast<unsigned long long>(report.files),
                     static_cast<unsigned long long>(report.pages), static_cast<unsigned long long>(report.bad_pages),
-                    static_cast<unsigned long long>(report.positions_checked), kinds.c_str(),
-                    static_cast<unsigned long long>(report.mismatches), unchecked.c_str(), r.seconds, peak_memory_mib(),
+                    static_cast<unsigned long long>(report.positions_checked), earlier, kinds.c_str(),
+                    static_cast<unsigned long long>(report.mismatches), unchecked.c_str(), r.seconds,
+                    report.restore_seconds, report.check_seconds, peak_memory_mib(),
                     static_cast<double>(report.peak_memory_bytes) / (1024.0 * 1024.0), report.ok() ? "OK" : "FAILED");
         if (!report.manifest_found) {
             std::printf("note: %s has no %s (databases built before manifests): a deleted slice file that no other slice"
@@ -78,7 +85,7 @@ void print_verify_result(const workflow::VerifyResult& r) {
 namespace {
 
 constexpr const char* kVerifyHelp =
-    "usage: egdb verify DIR [--threads T] [--sample S] [--memory-gb G]\n"
+    "usage: egdb verify DIR [--threads T] [--sample S] [--memory-gb G] [--journal FILE]\n"
     "Native database: checks the files listed in egdb-manifest.txt (present, same size and\n"
     "CRC-32C), every page checksum, then every stored position against its\n"
     "successors (WLD, DTW and MTC one-ply consistency), printing each problem with the\n"
@@ -89,6 +96,9 @@ constexpr const char* kVerifyHelp =
     "well, 1 otherwise.\n"
     "  --memory-gb G  native: decoded values and page cache held at most, in GiB; slices that do\n"
     "                 not fit are read from their files when later slices reach them\n"
+    "  --journal FILE native: record each slice found consistent in FILE (created when missing),\n"
+    "                 and skip the slices it lists whose file, and the files of the slices they\n"
+    "                 reach, are unchanged: a run stopped at any moment goes on where it stopped\n"
     "  --kingsrow-values DIR  native: instead, compare with values Kingsrow published, in DIR's\n"
     "                 kingsrow_example_wld.txt (positions and their WLD) and kingsrow_high_mtc.txt\n"
     "                 (the highest MTC of each Kingsrow subslice and side to move): every listed\n"
@@ -112,9 +122,11 @@ int run_verify(const std::string& dir, workflow::VerifyRequest request) {
     Progress progress("verify", 0);
     request.on_item = [&](const workflow::VerifyItem& item) {
         progress.item_done(item.label, item.positions, item.seconds,
-                           !item.checked          ? "NOT CHECKED"
-                           : item.mismatches == 0 ? "ok"
-                                                  : std::to_string(item.mismatches) + " MISMATCHES");
+                           !item.checked           ? "NOT CHECKED"
+                           : item.verified_earlier ? "ok (verified earlier, journal)"
+                           : item.mismatches == 0  ? "ok"
+                                                   : std::to_string(item.mismatches) + " MISMATCHES",
+                           0, item.verified_earlier);
         return true;
     };
     const workflow::VerifyResult result = workflow::verify_directory(dir, request);
@@ -143,6 +155,7 @@ void add_verify(CLI::App& app) {
     add_integer(command, "--threads", o->request.threads, 1, 256);
     add_integer(command, "--sample", o->request.samples, 0, std::int64_t{1} << 40);
     add_gibibytes(command, "--memory-gb", o->request.memory_budget_bytes);
+    command.add_option("--journal", o->request.journal)->type_name("FILE");
     command.add_option("--kingsrow-values", o->kingsrow_values)->type_name("DIR");
 }
 

@@ -261,6 +261,20 @@ TEST(CliDatabase, DamagedSliceFailsVerifyAndEmptyDirectoryIsBadInput) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     ASSERT_EQ(run_cli("verify '" + db.string() + "'").exit_code, 0);
 
+    // With a journal, a second run checks nothing again; a damaged journal fails, as damaged data does.
+    const auto journal = root / "verify.journal";
+    r = run_cli("verify '" + db.string() + "' --journal '" + journal.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(" 0 mismatches"), std::string::npos) << r.out;
+    r = run_cli("verify '" + db.string() + "' --journal '" + journal.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("0 positions checked (and "), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("verified earlier, journal"), std::string::npos) << r.err;
+    std::filesystem::resize_file(journal, std::filesystem::file_size(journal) - 3);
+    r = run_cli("verify '" + db.string() + "' --journal '" + journal.string() + "'");
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+
     // One byte flipped in the middle of the largest slice file (inside its pages).
     std::filesystem::path largest;
     for (const auto& entry : std::filesystem::directory_iterator(db)) {

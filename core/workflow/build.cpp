@@ -13,6 +13,7 @@
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/store_then_files.hpp"
 #include "core/formats/native/unit_directory.hpp"
+#include "core/formats/native/verify_journal.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
@@ -373,8 +374,12 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     VerifyRequest verify;
     verify.threads = threads;
     verify.memory_budget_bytes = request.memory_budget_bytes;
+    verify.journal = request.out / native::kBuildVerifyJournalName;
     verify.on_item = [&](const VerifyItem& item) {
-        std::string detail = !item.checked ? "NOT CHECKED" : item.mismatches == 0 ? "ok" : std::to_string(item.mismatches) + " MISMATCHES";
+        std::string detail = !item.checked            ? "NOT CHECKED"
+                             : item.verified_earlier  ? "ok (verified earlier, journal)"
+                             : item.mismatches == 0   ? "ok"
+                                                      : std::to_string(item.mismatches) + " MISMATCHES";
         report(observer, BuildItem{BuildStage::Verify, item.label, item.positions, item.seconds, detail,
                                    static_cast<std::uint64_t>(item.done), static_cast<std::uint64_t>(item.total)});
         return true;

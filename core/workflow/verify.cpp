@@ -23,8 +23,9 @@ VerifyResult verify_native(const std::filesystem::path& directory, const VerifyR
     native::VerifyOptions options;
     options.threads = request.threads > 0 ? request.threads : default_threads();
     options.memory_budget_bytes = request.memory_budget_bytes;
+    options.journal = request.journal;
     options.on_slice_done = [&](const native::VerifyProgress& p) {
-        report_item(request, VerifyItem{p.slice.to_string(), p.positions, p.mismatches, p.checked, p.seconds,
+        report_item(request, VerifyItem{p.slice.to_string(), p.positions, p.mismatches, p.checked, p.verified_earlier, p.seconds,
                                         static_cast<std::int64_t>(p.slices_done), static_cast<std::int64_t>(p.slices_total)});
     };
     result.native_report = native::verify_native_database(directory, options);
@@ -59,7 +60,7 @@ VerifyResult verify_kingsrow(const Database& db, const VerifyRequest& request) {
         for (const kingsrow::FileCheck& f : files.files) {
             // A file of an egdb set that differs from the published one by construction is no mismatch.
             const bool passes = kingsrow::files_pass(std::span(&f, 1), files.egdb_identifying_file);
-            report_item(request, VerifyItem{f.file, 0, passes ? 0u : 1u, true, 0, ++done, 0});
+            report_item(request, VerifyItem{f.file, 0, passes ? 0u : 1u, true, false, 0, ++done, 0});
         }
         result.kingsrow_files.push_back(std::move(files));
     }
@@ -72,7 +73,7 @@ VerifyResult verify_kingsrow(const Database& db, const VerifyRequest& request) {
         std::int64_t tables = 0;
         options.on_table = [&](SliceId slice, Color side, std::uint64_t checked, std::uint64_t mismatches) {
             report_item(request, VerifyItem{slice.to_string() + (side == Color::Black ? " b" : " w"), checked, mismatches,
-                                            true, seconds_since(table_start), ++tables, 0});
+                                            true, false, seconds_since(table_start), ++tables, 0});
             table_start = std::chrono::steady_clock::now();
         };
         result.consistency = check_consistency(db, options);

@@ -26,6 +26,7 @@ struct VerifyItem {
     std::uint64_t positions = 0;
     std::uint64_t mismatches = 0;
     bool checked = true;  // false: the unit could not be checked (the report says why)
+    bool verified_earlier = false;  // native, with a journal: found consistent by an earlier run
     double seconds = 0;
     std::int64_t done = 0;   // units finished so far
     std::int64_t total = 0;  // units in all, 0 when not known in advance
@@ -35,6 +36,7 @@ struct VerifyRequest {
     int threads = 0;                // 0: every core
     std::uint64_t samples = 20000;  // Kingsrow: random positions per table (0: files only)
     std::uint64_t memory_budget_bytes = 0;  // native: see native::VerifyOptions (0: no limit)
+    std::filesystem::path journal;          // native: see native::VerifyOptions (empty: none)
     // Called after each unit; returning false cancels (the workflow then throws ErrorKind::Cancelled).
     std::function<bool(const VerifyItem&)> on_item;
 };

@@ -21,11 +21,6 @@ std::span<const std::byte> as_bytes(std::string_view text) noexcept {
     return {reinterpret_cast<const std::byte*>(text.data()), text.size()};
 }
 
-std::uint32_t file_crc(const std::filesystem::path& path) {
-    const MappedFile file(path);
-    return crc32c(file.bytes());
-}
-
 [[noreturn]] void corrupt_manifest(const std::filesystem::path& path, std::size_t line, const std::string& what) {
     throw CorruptDataError("manifest " + path.string() + " line " + std::to_string(line) + ": " + what +
                            "; run egdb build on the directory again to rewrite it");
@@ -38,6 +33,11 @@ bool parse_number(std::string_view text, T& value, int base) {
 }
 
 }  // namespace
+
+std::uint32_t file_crc32c(const std::filesystem::path& path) {
+    const MappedFile file(path);
+    return crc32c(file.bytes());
+}
 
 std::vector<ManifestEntry> write_manifest(const std::filesystem::path& directory) {
     std::vector<SliceId> present;
@@ -55,7 +55,7 @@ std::vector<ManifestEntry> write_manifest(const std::filesystem::path& directory
         ManifestEntry e;
         e.file = slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
         e.bytes = std::filesystem::file_size(directory / e.file);
-        e.crc = file_crc(directory / e.file);
+        e.crc = file_crc32c(directory / e.file);
         char line[96];
         std::snprintf(line, sizeof line, "%s %llu %08x\n", e.file.c_str(), static_cast<unsigned long long>(e.bytes), e.crc);
         text += line;
@@ -116,7 +116,7 @@ std::vector<std::string> check_manifest(const std::filesystem::path& directory, 
             problems.push_back(e.file + " is listed in " + std::string(kManifestFileName) + " but missing");
         } else if (bytes != e.bytes) {
             problems.push_back(e.file + " has " + std::to_string(bytes) + " bytes, " + std::to_string(e.bytes) + " when it was built");
-        } else if (file_crc(path) != e.crc) {
+        } else if (file_crc32c(path) != e.crc) {
             problems.push_back(e.file + " has other bytes than when it was built (CRC-32C of the file)");
         }
     }

@@ -32,6 +32,9 @@ struct ManifestEntry {
     friend bool operator==(const ManifestEntry&, const ManifestEntry&) = default;
 };
 
+// CRC-32C of every byte of the file at `path` (as the manifest lists it). Throws FileError.
+std::uint32_t file_crc32c(const std::filesystem::path& path);
+
 // Lists every slice file of `directory` (in build order) and writes the manifest atomically.
 // Throws FileError on I/O failure. Returns what it listed.
 std::vector<ManifestEntry> write_manifest(const std::filesystem::path& directory);

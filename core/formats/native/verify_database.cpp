@@ -5,11 +5,13 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/store_then_files.hpp"
+#include "core/formats/native/verify_journal.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/king_placements.hpp"
@@ -19,6 +21,7 @@
 #include "core/rules/movegen.hpp"
 #include "core/util/error.hpp"
 #include "core/util/parallel_ranges.hpp"
+#include "core/util/stopwatch.hpp"
 
 namespace egdb::native {
 namespace {
@@ -147,14 +150,13 @@ std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBit
     return mismatches.load();
 }
 
-// Slices of `order` from position `from` on, and every slice their successors lie in.
-std::vector<SliceId> still_needed(const std::vector<SliceId>& order, std::size_t from) {
-    std::vector<SliceId> needed(order.begin() + static_cast<std::ptrdiff_t>(from), order.end());
-    for (std::size_t k = from; k < order.size(); ++k) {
-        for (SliceId s : successor_slices(order[k])) needed.push_back(s);
-    }
-    return needed;
-}
+// What a journal entry is matched against: the slice file's size and the CRC-32C of its bytes.
+struct FileIdentity {
+    std::uint64_t bytes = 0;
+    std::uint32_t crc = 0;
+};
+
+FileIdentity identity_of(const SliceFileReader& file) { return {file.file_size(), file_crc32c(file.path())}; }
 
 // Why `slice` cannot be checked yet, or "": a slice its moves can reach is not in the directory,
 // or could not be checked itself (its values are then not at hand).
@@ -217,8 +219,38 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     report.checked_dtw = kinds.dtw;
     report.checked_mtc = kinds.mtc;
 
+    // The journal's verdicts that still hold (verify_journal.hpp): in build order a slice's
+    // successors come first, so one pass decides whether all of them still count.
+    std::optional<VerifyJournal> journal;
+    if (!options.journal.empty()) journal.emplace(options.journal);
+    const std::string kinds_text = std::string("wld") + (kinds.dtw ? ",dtw" : "") + (kinds.mtc ? ",mtc" : "");
+    std::vector<FileIdentity> identities(order.size());
+    std::vector<char> earlier(order.size(), 0);
+    if (journal) {
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const VerifiedSlice* entry = journal->find(order[k]);
+            if (entry == nullptr || entry->kinds != kinds_text) continue;
+            identities[k] = identity_of(*db.file(order[k]));
+            if (entry->file_bytes != identities[k].bytes || entry->file_crc != identities[k].crc) continue;
+            bool successors_hold = true;
+            for (const SliceId t : successor_slices(order[k])) {
+                const auto at = std::find(order.begin(), order.end(), t);
+                successors_hold = successors_hold && at != order.end() && earlier[static_cast<std::size_t>(at - order.begin())];
+            }
+            earlier[k] = successors_hold ? 1 : 0;
+        }
+    }
+    // Slices to decode: those to check and, again and again, the slices they read.
+    std::vector<char> decode(order.size(), 0);
+    std::vector<SliceId> read_later;
+    for (std::size_t k = order.size(); k-- > 0;) {
+        decode[k] = (!earlier[k] || std::find(read_later.begin(), read_later.end(), order[k]) != read_later.end()) ? 1 : 0;
+        if (!decode[k]) continue;
+        for (const SliceId t : successor_slices(order[k])) read_later.push_back(t);
+    }
+
     // Smaller slices first, each decoded into memory once: its successors lie in itself and in
-    // slices checked before it. A slice is dropped as soon as no slice still to be checked can
+    // slices checked before it. A slice is dropped as soon as no slice still to be decoded can
     // reach it, which bounds the memory by what one slice's successors need.
     SolutionStore store;
     // Slices already checked: decoded in the store, or (under a budget, once dropped) from files.
@@ -227,8 +259,19 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     for (std::size_t k = 0; k < order.size(); ++k) {
         const SliceId slice = order[k];
         const auto start = std::chrono::steady_clock::now();
+        if (earlier[k]) checked_ok.push_back(slice);
+        if (earlier[k] && !decode[k]) {
+            const VerifiedSlice& entry = *journal->find(slice);
+            ++report.slices_verified_earlier;
+            report.positions_verified_earlier += entry.positions;
+            if (options.on_slice_done) {
+                options.on_slice_done({slice, entry.positions, 0, true, true, entry.seconds, 0, k + 1, order.size()});
+            }
+            continue;
+        }
         std::uint64_t checked = 0, bad = 0;
-        std::string obstacle = missing_successor(slice, db, checked_ok);
+        double restore_seconds = 0;
+        std::string obstacle = earlier[k] ? "" : missing_successor(slice, db, checked_ok);
         if (obstacle.empty()) {
             try {
                 if (budget > 0) {
@@ -241,13 +284,16 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
                 std::array<CaptureBits, 2> must_capture;
                 store.add(budget > 0 ? restore_solved_slice(*db.file(slice), checked_slices, threads, &must_capture)
                                      : restore_solved_slice(*db.file(slice), store, threads, &must_capture));
+                restore_seconds = seconds_since(start);
                 std::uint64_t held = store.memory_bytes();
                 for (const CaptureBits& bits : must_capture) held += bits.size() * sizeof(std::uint64_t);
                 report.peak_memory_bytes = std::max(report.peak_memory_bytes, held);
-                bad = budget > 0 ? check_slice(*store.find(slice), must_capture, checked_slices, kinds, threads, sink)
-                                 : check_slice(*store.find(slice), must_capture, store, kinds, threads, sink);
-                checked = slice_size(slice) * (is_color_symmetric(slice) ? 1 : 2);
-                checked_ok.push_back(slice);
+                if (!earlier[k]) {
+                    bad = budget > 0 ? check_slice(*store.find(slice), must_capture, checked_slices, kinds, threads, sink)
+                                     : check_slice(*store.find(slice), must_capture, store, kinds, threads, sink);
+                    checked = slice_size(slice) * (is_color_symmetric(slice) ? 1 : 2);
+                    checked_ok.push_back(slice);
+                }
             } catch (const std::exception& e) {
                 // Thrown by reading the file (the slice is then not in the store, and slices that
                 // reach it are not checked either) or by the check itself.
@@ -258,16 +304,42 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         if (!obstacle.empty()) {
             ++report.unchecked_slices;
             sink.add("slice " + slice.to_string() + " cannot be checked: " + obstacle);
+            if (earlier[k]) checked_ok.pop_back();
         }
-        const std::vector<SliceId> needed = still_needed(order, k + 1);
+        std::vector<SliceId> needed;
+        for (std::size_t j = k + 1; j < order.size(); ++j) {
+            if (!decode[j]) continue;
+            needed.push_back(order[j]);
+            for (const SliceId t : successor_slices(order[j])) needed.push_back(t);
+        }
         for (const SliceId held : std::vector<SliceId>(store.slices())) {
             if (std::find(needed.begin(), needed.end(), held) == needed.end()) store.remove(held);
         }
+        const double seconds = seconds_since(start);
+        report.restore_seconds += restore_seconds;
+        report.check_seconds += seconds - restore_seconds;
         report.positions_checked += checked;
         report.mismatches += bad;
+        if (earlier[k] && obstacle.empty()) {
+            const VerifiedSlice& entry = *journal->find(slice);
+            ++report.slices_verified_earlier;
+            report.positions_verified_earlier += entry.positions;
+            if (options.on_slice_done) {
+                options.on_slice_done({slice, entry.positions, 0, true, true, entry.seconds, restore_seconds, k + 1, order.size()});
+            }
+            continue;
+        }
+        if (journal) {
+            // Only a slice found consistent is recorded; one with mismatches loses its old entry.
+            if (obstacle.empty() && bad == 0) {
+                if (identities[k].bytes == 0) identities[k] = identity_of(*db.file(slice));
+                journal->record({slice, identities[k].bytes, identities[k].crc, kinds_text, checked, seconds});
+            } else {
+                journal->forget(slice);
+            }
+        }
         if (options.on_slice_done) {
-            const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-            options.on_slice_done({slice, checked, bad, obstacle.empty(), elapsed.count(), k + 1, order.size()});
+            options.on_slice_done({slice, checked, bad, obstacle.empty(), false, seconds, restore_seconds, k + 1, order.size()});
         }
     }
     return report;

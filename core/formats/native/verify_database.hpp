@@ -20,7 +20,11 @@ struct VerifyProgress {
     std::uint64_t positions = 0;  // positions checked in this slice (both stored sides)
     std::uint64_t mismatches = 0;
     bool checked = true;  // false: the slice could not be checked (see the report's messages)
+    // Found consistent by an earlier run (VerifyOptions::journal), not checked again: `positions`
+    // and `seconds` are that run's.
+    bool verified_earlier = false;
     double seconds = 0;
+    double restore_seconds = 0;  // of `seconds`: decoding the file and deriving capture positions
     std::size_t slices_done = 0;
     std::size_t slices_total = 0;
 };
@@ -32,6 +36,11 @@ struct VerifyOptions {
     // an eighth of the budget (8 MiB .. 1 GiB), when a later slice's moves reach them.
     std::uint64_t memory_budget_bytes = 0;
     std::size_t max_messages = 20;  // mismatches described in full; all are counted
+    // A journal file (verify_journal.hpp), or empty for none: slices it lists as consistent with
+    // unchanged files are not checked again (only decoded, when a slice still to check reads
+    // them), and each slice found consistent is added as soon as it is, so that a run stopped at
+    // any moment resumes at the first slice not done.
+    std::filesystem::path journal;
     std::function<void(const VerifyProgress&)> on_slice_done;
 };
 
@@ -40,6 +49,13 @@ struct VerifyReport {
     std::uint64_t pages = 0;
     std::uint64_t bad_pages = 0;
     std::uint64_t positions_checked = 0;
+    // Of a run with a journal: the slices, and their positions, found consistent by earlier runs.
+    std::uint64_t slices_verified_earlier = 0;
+    std::uint64_t positions_verified_earlier = 0;
+    // Where this run's time went: decoding slices (restoring capture positions included) and
+    // checking positions against their successors.
+    double restore_seconds = 0;
+    double check_seconds = 0;
     std::uint64_t mismatches = 0;
     // Slices that could not be checked: a slice their moves reach is missing or could not be
     // checked itself, or reading them failed.

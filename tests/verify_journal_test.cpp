@@ -1,0 +1,238 @@
+// The verify journal (core/formats/native/verify_journal.hpp): a verification stopped part way
+// resumes at the first slice not done and, together with what the journal holds, covers exactly
+// what a full run checks; a changed slice file sends it and every slice that reaches it back to
+// be checked; a slice with a mismatch is never recorded; a damaged journal is refused, untouched.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/formats/native/native_database.hpp"
+#include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/solved_slice_io.hpp"
+#include "core/formats/native/verify_database.hpp"
+#include "core/formats/native/verify_journal.hpp"
+#include "core/generate/build_driver.hpp"
+#include "core/generate/solution_store.hpp"
+#include "core/util/error.hpp"
+#include "core/workflow/build.hpp"
+#include "tests/build_helpers.hpp"
+#include "tests/scratch_dir.hpp"
+
+namespace egdb {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr int kPieces = 3;
+
+// Which slices a run checked and which it took from the journal.
+struct RunLog {
+    std::vector<SliceId> checked;
+    std::vector<SliceId> earlier;
+};
+
+native::VerifyReport verify(const fs::path& dir, const fs::path& journal, RunLog* log = nullptr,
+                            std::size_t stop_after = 0) {
+    native::VerifyOptions options{.threads = 2, .max_messages = 100, .journal = journal};
+    std::size_t done = 0;
+    options.on_slice_done = [&](const native::VerifyProgress& p) {
+        if (log != nullptr) (p.verified_earlier ? log->earlier : log->checked).push_back(p.slice);
+        if (stop_after > 0 && ++done == stop_after) throw std::runtime_error("stopped");
+    };
+    return native::verify_native_database(dir, options);
+}
+
+// The slices of a full build that read `changed`, directly or through others, and `changed`.
+std::set<SliceId> reaching(SliceId changed) {
+    std::set<SliceId> out{changed};
+    for (const SliceId s : build_order(kPieces)) {
+        for (const SliceId t : successor_slices(s)) {
+            if (out.contains(t)) out.insert(s);
+        }
+    }
+    return out;
+}
+
+class VerifyJournalTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        scratch_ = new test::ScratchDir("verify_journal");
+        workflow::build_database(test::unverified_build(scratch_->path() / "db", kPieces));
+        full_ = new native::VerifyReport(native::verify_native_database(scratch_->path() / "db", {.threads = 2}));
+    }
+    static void TearDownTestSuite() {
+        delete full_;
+        delete scratch_;
+    }
+    // A copy of the database's slice files (not its manifest, which would tell of the file a
+    // test changes), so that a test may change them.
+    static fs::path copy_of_database(const std::string& name) {
+        const fs::path dir = scratch_->sub(name);
+        for (const auto& entry : fs::directory_iterator(scratch_->path() / "db")) {
+            if (!native::parse_slice_file_name(entry.path().filename().string())) continue;
+            fs::copy_file(entry.path(), dir / entry.path().filename());
+        }
+        return dir;
+    }
+    static test::ScratchDir* scratch_;
+    static native::VerifyReport* full_;
+};
+test::ScratchDir* VerifyJournalTest::scratch_ = nullptr;
+native::VerifyReport* VerifyJournalTest::full_ = nullptr;
+
+TEST_F(VerifyJournalTest, AStoppedRunResumesWhereItStoppedAndCoversWhatAFullRunChecks) {
+    ASSERT_TRUE(full_->ok());
+    const std::size_t slices = build_order(kPieces).size();
+    ASSERT_GT(slices, 6U);
+    const fs::path dir = scratch_->path() / "db";
+    const fs::path journal = scratch_->path() / "stopped.journal";
+
+    RunLog first;
+    EXPECT_THROW(verify(dir, journal, &first, slices / 2), std::runtime_error);
+    EXPECT_EQ(first.checked.size(), slices / 2);
+    EXPECT_EQ(native::VerifyJournal(journal).entries().size(), slices / 2);
+
+    RunLog second;
+    const native::VerifyReport resumed = verify(dir, journal, &second);
+    EXPECT_TRUE(resumed.ok());
+    EXPECT_EQ(resumed.slices_verified_earlier, slices / 2);
+    EXPECT_EQ(second.earlier, first.checked);
+    EXPECT_EQ(second.checked.size(), slices - slices / 2);
+    EXPECT_GT(resumed.positions_checked, 0U);
+    EXPECT_LT(resumed.positions_checked, full_->positions_checked);
+    EXPECT_EQ(resumed.positions_checked + resumed.positions_verified_earlier, full_->positions_checked);
+
+    const native::VerifyReport third = verify(dir, journal);
+    EXPECT_TRUE(third.ok());
+    EXPECT_EQ(third.positions_checked, 0U);
+    EXPECT_EQ(third.positions_verified_earlier, full_->positions_checked);
+    EXPECT_EQ(third.slices_verified_earlier, slices);
+}
+
+TEST_F(VerifyJournalTest, AChangedFileIsCheckedAgainWithEverySliceThatReachesIt) {
+    const fs::path dir = copy_of_database("rewritten");
+    const fs::path journal = scratch_->path() / "rewritten.journal";
+    ASSERT_TRUE(verify(dir, journal).ok());
+
+    // The same values written at another compression level: other bytes, still consistent.
+    const SliceId changed{1, 0, 1, 0};
+    const std::set<SliceId> expected = reaching(changed);
+    ASSERT_GT(expected.size(), 2U);
+    {
+        const native::NativeDatabase db(dir);
+        SolutionStore store;
+        for (const SliceId s : build_order(kPieces)) {
+            store.add(native::restore_solved_slice(*db.file(s), store));
+            if (s == changed) break;
+        }
+        native::SolvedWriteOptions options;
+        options.format.zstd_level = 1;
+        native::write_solved_slice(scratch_->sub("rewritten-file"), *store.find(changed), options);
+    }
+    const std::string name = native::slice_file_name(changed.nbm, changed.nbk, changed.nwm, changed.nwk);
+    fs::copy_file(scratch_->path() / "rewritten-file" / name, dir / name, fs::copy_options::overwrite_existing);
+
+    RunLog log;
+    const native::VerifyReport r = verify(dir, journal, &log);
+    EXPECT_TRUE(r.ok());
+    EXPECT_EQ(std::set<SliceId>(log.checked.begin(), log.checked.end()), expected);
+    EXPECT_EQ(log.checked.size() + log.earlier.size(), build_order(kPieces).size());
+    EXPECT_EQ(r.positions_checked + r.positions_verified_earlier, full_->positions_checked);
+    EXPECT_EQ(native::VerifyJournal(journal).find(changed)->file_bytes, fs::file_size(dir / name));
+}
+
+TEST_F(VerifyJournalTest, ASliceWithAMismatchIsNeverRecordedAndIsCheckedEveryRun) {
+    const fs::path dir = copy_of_database("wrong");
+    const fs::path journal = scratch_->path() / "wrong.journal";
+    ASSERT_TRUE(verify(dir, journal).ok());
+
+    // Every Black-to-move DTW of a win in slice 2010 raised by 2: wrong by the one-ply rule.
+    const SliceId damaged{2, 0, 1, 0};
+    {
+        const native::NativeDatabase db(dir);
+        SolutionStore store;
+        for (const SliceId s : build_order(kPieces)) {
+            store.add(native::restore_solved_slice(*db.file(s), store));
+            if (s == damaged) break;
+        }
+        SolvedSlice wrong = *store.find(damaged);
+        std::uint64_t changed = 0;
+        for (std::uint64_t i = 0; i < wrong.size(); ++i) {
+            if (wrong.value(i, Color::Black).wld != WldValue::Win) continue;
+            wrong.dtw_codes(Color::Black)[i] = static_cast<DistanceCode>(wrong.dtw_codes(Color::Black)[i] + 2);
+            ++changed;
+        }
+        ASSERT_GT(changed, 0U);
+        native::write_solved_slice(dir, wrong, {});
+    }
+    for (int run = 0; run < 2; ++run) {
+        SCOPED_TRACE(run);
+        RunLog log;
+        const native::VerifyReport r = verify(dir, journal, &log);
+        EXPECT_FALSE(r.ok());
+        EXPECT_GT(r.mismatches, 0U);
+        EXPECT_NE(std::find(log.checked.begin(), log.checked.end(), damaged), log.checked.end());
+        EXPECT_EQ(native::VerifyJournal(journal).find(damaged), nullptr);
+    }
+}
+
+TEST_F(VerifyJournalTest, ADamagedJournalIsRefusedWithItsLineAndLeftAsItWas) {
+    const fs::path dir = scratch_->path() / "db";
+    const fs::path good = scratch_->path() / "good.journal";
+    ASSERT_TRUE(verify(dir, good).ok());
+    const std::string text = test::slurp(good);
+    const std::size_t second_line = text.find('\n') + 1;
+
+    struct Damage {
+        const char* what;
+        std::string text;
+        const char* line;
+    };
+    std::string flipped = text;
+    flipped[second_line + 20] = flipped[second_line + 20] == '1' ? '2' : '1';
+    const std::vector<Damage> damages = {
+        {"not a journal", "egdb-manifest 1\nend 00000000\n", "line 1"},
+        {"truncated", text.substr(0, text.size() - 5), "line "},
+        {"a byte changed", flipped, "checksum mismatch"},
+        {"a field missing", text.substr(0, second_line) + "slice-0101.egdb 338\n" + text.substr(second_line), "line 2"},
+    };
+    for (const Damage& damage : damages) {
+        SCOPED_TRACE(damage.what);
+        const fs::path journal = scratch_->path() / "damaged.journal";
+        {
+            std::ofstream out(journal, std::ios::binary | std::ios::trunc);
+            out << damage.text;
+        }
+        try {
+            verify(dir, journal);
+            ADD_FAILURE() << "accepted";
+        } catch (const CorruptDataError& e) {
+            EXPECT_NE(std::string(e.what()).find(damage.line), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(journal.string()), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(test::slurp(journal), damage.text);
+    }
+}
+
+TEST_F(VerifyJournalTest, TheBuildKeepsItsVerificationJournalInTheDatabase) {
+    const fs::path dir = scratch_->sub("built");
+    workflow::BuildRequest request = test::unverified_build(dir, kPieces);
+    request.verify = true;
+    const workflow::BuildReport first = workflow::build_database(request);
+    ASSERT_TRUE(first.verify && first.verify->ok());
+    EXPECT_EQ(first.verify->native_report.positions_checked, full_->positions_checked);
+    EXPECT_TRUE(fs::exists(dir / native::kBuildVerifyJournalName));
+    // Run again on the finished directory: every slice is found built, and verified.
+    const workflow::BuildReport again = workflow::build_database(request);
+    ASSERT_TRUE(again.verify && again.verify->ok());
+    EXPECT_EQ(again.verify->native_report.positions_checked, 0U);
+    EXPECT_EQ(again.verify->native_report.positions_verified_earlier, full_->positions_checked);
+}
+
+}  // namespace
+}  // namespace egdb
