@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/formats/native/manifest.hpp"
+#include "core/formats/native/verify_journal.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/workflow/build.hpp"
 #include "tests/build_helpers.hpp"
@@ -99,6 +100,9 @@ std::size_t expect_complete_files(const fs::path& dir, const fs::path& reference
             // Written last, atomically: a manifest is always whole and lists finished files.
             const auto manifest = native::read_manifest(dir);
             EXPECT_TRUE(manifest.has_value() && native::check_manifest(dir, *manifest).empty()) << e.path();
+        } else if (name == native::kBuildVerifyJournalName) {
+            // The journal of the closing verification, rewritten atomically: always whole.
+            EXPECT_NO_THROW(native::VerifyJournal{e.path()}) << e.path();
         } else {
             EXPECT_FALSE(finished) << "left over after a finished build: " << e.path();
         }
