@@ -17,7 +17,6 @@ namespace {
 // diagonals of at most 9, 4 and so on from the central squares): the predecessors of one entry.
 constexpr std::size_t kMaxPredecessors = kMaxPiecesPerSide * 20;
 
-constexpr std::uint8_t kNoBound = std::numeric_limits<std::uint8_t>::max();
 
 // Blocks from this size are classified on several threads when the caller gives them: below it,
 // starting threads costs more than it saves.
@@ -30,7 +29,7 @@ constexpr std::uint8_t kOutcomeWin = 2;
 
 [[noreturn]] void throw_distance_overflow(SliceId slice) {
     throw std::overflow_error("slice " + slice.to_string() + ": a distance exceeds " +
-                              std::to_string(kMaxStoredPlies) + " plies, the storable maximum");
+                              std::to_string(kMaxPlies) + " plies, the most the solver counts");
 }
 
 [[noreturn]] void throw_no_next_level(SliceId slice) {
@@ -39,12 +38,14 @@ constexpr std::uint8_t kOutcomeWin = 2;
 
 }  // namespace
 
-BlockSolver::BlockSolver(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller)
+BlockSolver::BlockSolver(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, Plies narrow_limit)
     : slice_(slice),
       kings_(kings),
       smaller_(smaller),
       indexer_(slice_indexer(slice)),
-      block_divisor_(kings.block_size()) {
+      block_divisor_(kings.block_size()),
+      narrow_dtw_(std::min(narrow_limit, kMaxNarrowDtw)),
+      narrow_mtc_(std::min(narrow_limit, kMaxNarrowMtc)) {
     const std::uint64_t entries = 2 * kings.block_size();
     if (entries > std::numeric_limits<Entry>::max()) {
         throw std::length_error("slice " + slice_.to_string() + ": block too large for 32-bit entries");
@@ -53,6 +54,7 @@ BlockSolver::BlockSolver(SliceId slice, const KingPlacements& kings, const Solve
         conversion_plies_[static_cast<std::size_t>(side)] = static_cast<std::uint8_t>(conversion_plies(slice_, side));
     }
     state_.resize(entries);
+    buckets_.resize(std::size_t{kMaxNarrowDtw} + 2);
 }
 
 Position BlockSolver::position_of(Entry e) const noexcept {
@@ -101,11 +103,16 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
             const bool finished = (f & kFinished) != 0;
             const bool won = (f & kWon) != 0;
             // Wins are odd and losses even (position_value.hpp): the code's parity is the WLD.
-            if (finished && ((state_[e].distance & 1u) != 0) != won) {
+            const unsigned dtw = state_[e].distance;
+            if (finished && ((dtw & 1u) != 0) != won) {
                 throw std::logic_error("slice " + slice_.to_string() + ": DTW parity broken");
             }
-            level.block_dtw_codes(slot, side)[local] = finished ? state_[e].distance : kDrawCode;
-            state_[e].dtw_won = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
+            // A DTW that does not fit is made wide here; one whose MTC does not fit, in pass 2.
+            level.block_dtw_codes(slot, side)[local] = !finished             ? kDrawCode
+                                                       : dtw <= narrow_dtw_ ? static_cast<DistanceCode>(dtw)
+                                                                            : wide_code(won ? WldValue::Win : WldValue::Loss);
+            state_[e].dtw_outcome = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
+            state_[e].bound = static_cast<std::uint16_t>(dtw);  // pass 2 does not read bounds
         }
     }
 
@@ -115,11 +122,22 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
             const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
             const std::uint8_t f = state_[e].flags;
             const bool finished = (f & kFinished) != 0;
-            const std::uint8_t outcome = !finished ? kOutcomeDraw : (f & kWon) != 0 ? kOutcomeWin : kOutcomeLoss;
-            if (outcome != state_[e].dtw_won) {
+            const bool won = (f & kWon) != 0;
+            const std::uint8_t outcome = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
+            if (outcome != state_[e].dtw_outcome) {
                 throw std::logic_error("slice " + slice_.to_string() + ": MTC pass disagrees with DTW pass");
             }
-            level.block_mtc(slot, side)[local] = finished ? state_[e].distance : 0;
+            const Plies dtw = state_[e].bound;
+            const Plies mtc = state_[e].distance;
+            if (!finished) {
+                level.block_mtc(slot, side)[local] = 0;
+            } else if (dtw <= narrow_dtw_ && mtc <= narrow_mtc_) {
+                level.block_mtc(slot, side)[local] = static_cast<std::uint8_t>(mtc);
+            } else {
+                level.block_dtw_codes(slot, side)[local] = wide_code(won ? WldValue::Win : WldValue::Loss);
+                level.block_mtc(slot, side)[local] = kWideMtc;
+                level.set_wide(slot, local, side, {dtw, mtc});
+            }
         }
     }
 }
@@ -142,7 +160,7 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
         if (own_men != 0) generate_man_non_captures(position, side, moves);
     }
     std::uint8_t flags = 0;
-    unsigned win_bound = kNoBound;
+    unsigned win_bound = kMaxPlies;
     unsigned loss_bound = 0;
     for (const Move& move : moves) {
         // A conversion: the successor lies in an already-solved block or slice.
@@ -160,7 +178,7 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
         const unsigned distance = v.dtw + 1u;
         switch (v.wld) {
             case WldValue::Loss:
-                if (distance > kMaxStoredPlies) throw_distance_overflow(slice_);
+                if (distance > kMaxPlies) throw_distance_overflow(slice_);
                 flags |= kWinningConversion;
                 win_bound = std::min(win_bound, distance);
                 break;
@@ -168,15 +186,14 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
                 flags |= kDrawingConversion;
                 break;
             case WldValue::Win:
-                if (distance > kMaxStoredPlies) throw_distance_overflow(slice_);
+                if (distance > kMaxPlies) throw_distance_overflow(slice_);
                 loss_bound = std::max(loss_bound, distance);
                 break;
         }
     }
     state_[e].flags = flags;
     state_[e].king_moves = static_cast<std::uint8_t>(king_moves);
-    state_[e].win_bound = static_cast<std::uint8_t>(win_bound);
-    state_[e].loss_bound = static_cast<std::uint8_t>(loss_bound);
+    state_[e].bound = static_cast<std::uint16_t>((flags & kWinningConversion) != 0 ? win_bound : loss_bound);
 }
 
 void BlockSolver::cache_next_slot(const SolvedLevel* next, CachedSlot& cached, std::uint64_t men) const {
@@ -186,9 +203,9 @@ void BlockSolver::cache_next_slot(const SolvedLevel* next, CachedSlot& cached, s
 }
 
 void BlockSolver::finish(Entry e, bool won, unsigned distance) {
-    if (distance > kMaxStoredPlies) throw_distance_overflow(slice_);
+    if (distance > kMaxPlies) throw_distance_overflow(slice_);
     state_[e].flags = static_cast<std::uint8_t>(state_[e].flags | kFinished | (won ? kWon : 0));
-    state_[e].distance = static_cast<std::uint8_t>(distance);
+    state_[e].distance = static_cast<std::uint16_t>(distance);
 }
 
 template <bool kDistanceToWin>
@@ -198,10 +215,10 @@ void BlockSolver::propagate() {
     // conversion by the side to move of e (pass 2, position_value.hpp). Entry e's side to move
     // is e & 1 (Black = 0, White = 1).
     const auto win_seed = [&](Entry e) -> unsigned {
-        return kDistanceToWin ? state_[e].win_bound : conversion_plies_[e & 1u];
+        return kDistanceToWin ? state_[e].bound : conversion_plies_[e & 1u];
     };
     const auto loss_seed = [&](Entry e) -> unsigned {
-        if constexpr (kDistanceToWin) return state_[e].loss_bound;
+        if constexpr (kDistanceToWin) return state_[e].bound;
         return (state_[e].flags & kAnyConversion) != 0 ? conversion_plies_[e & 1u] : 0u;
     };
 
@@ -214,27 +231,27 @@ void BlockSolver::propagate() {
             // Only conversions (or no move at all: a loss in 0).
             if ((f & kWinningConversion) != 0) {
                 finish(e, true, win_seed(e));
-                buckets_[win_seed(e)].push_back(e);
+                push(win_seed(e), e);
             } else if ((f & kDrawingConversion) == 0) {
                 finish(e, false, loss_seed(e));
-                buckets_[loss_seed(e)].push_back(e);
+                push(loss_seed(e), e);
             }
         } else if ((f & kWinningConversion) != 0) {
             // A win at most this far; a king move may still find a shorter one.
-            buckets_[win_seed(e)].push_back(e);
+            push(win_seed(e), e);
         }
     }
 
     const Bitboard men = black_men_ | white_men_;
-    for (unsigned d = 0; d <= kMaxStoredPlies; ++d) {
-        std::vector<Entry>& bucket = buckets_[d];
-        // Expanding distance d only adds entries at d + 1 or beyond, so `bucket` does not grow.
-        for (std::size_t k = 0; k < bucket.size(); ++k) {
+    for (unsigned d = 0; d <= top_bucket_; ++d) {
+        // Expanding distance d only adds entries at d + 1 or beyond, so bucket d does not grow;
+        // pushing may move the buckets (a new highest one), so it is indexed, not held.
+        for (std::size_t k = 0; k < buckets_[d].size(); ++k) {
             constexpr std::size_t kLookahead = 8;  // entries whose state is requested ahead
-            if (k + kLookahead < bucket.size()) {
-                prefetch_for_read(&state_[bucket[k + kLookahead]]);
+            if (k + kLookahead < buckets_[d].size()) {
+                prefetch_for_read(&state_[buckets_[d][k + kLookahead]]);
             }
-            const Entry e = bucket[k];
+            const Entry e = buckets_[d][k];
             const std::uint8_t f = state_[e].flags;
             if ((f & kExpanded) != 0) continue;
             if ((f & kFinished) == 0) {
@@ -287,17 +304,18 @@ void BlockSolver::propagate() {
                         finish(pred, true, d);
                     } else {
                         finish(pred, true, d + 1);
-                        buckets_[d + 1].push_back(pred);
+                        push(d + 1, pred);
                     }
                 } else if ((pf & (kWinningConversion | kDrawingConversion)) == 0 && --state_[pred].remaining == 0) {
                     const unsigned v = std::max(loss_seed(pred), d + 1);
                     finish(pred, false, v);
-                    buckets_[v].push_back(pred);
+                    push(v, pred);
                 }
             }
         }
-        bucket.clear();
+        buckets_[d].clear();
     }
+    top_bucket_ = 0;
 }
 
 }  // namespace egdb

@@ -23,6 +23,7 @@
 // captures before the passes begin.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -38,12 +39,15 @@ namespace egdb {
 class BlockSolver {
 public:
     // `kings` are the king placements of `slice`; `smaller` answers for every other slice.
-    BlockSolver(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller);
+    // Positions with a DTW or MTC above `narrow_limit` (at most the byte encoding's limits,
+    // position_value.hpp) are stored as wide: tests lower it to exercise the wide path on small
+    // slices, whose distances never reach the real limit.
+    BlockSolver(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, Plies narrow_limit = kMaxNarrowMtc);
 
     // Solves the men configuration at `slot` of `level` and writes its block there. Man moves
     // that stay in the slice are read from `next`, the level one row of advancement higher
     // (nullptr when there is none), or from `whole` when given (the slice with every level solved
-    // so far). Throws std::overflow_error when a distance exceeds kMaxStoredPlies,
+    // so far). Throws std::overflow_error when a distance exceeds kMaxPlies,
     // std::logic_error when a man move leads outside `next`.
     // `classify_threads` threads (this one among them) classify the block's moves when it is
     // large: the level's configurations are then fewer than the build's threads (a kings-only
@@ -111,15 +115,25 @@ private:
         std::uint8_t flags;
         std::uint8_t king_moves;  // legal king moves (0 when a capture exists)
         std::uint8_t remaining;   // king moves not yet known to lose
-        std::uint8_t distance;    // result of the current pass
-        std::uint8_t win_bound;   // DTW bound from winning conversions
-        std::uint8_t loss_bound;  // DTW bound from losing conversions
-        std::uint8_t dtw_won;     // outcome of pass 1, to check pass 2
-        std::uint8_t unused;
+        std::uint8_t dtw_outcome; // outcome of pass 1, to check pass 2
+        std::uint16_t distance;   // result of the current pass
+        // Pass 1: the DTW bound from conversions, of the winning ones when there is one (the
+        // smallest), else of the losing ones (the largest; it matters only without a drawing
+        // or winning conversion). Pass 2: the DTW found by pass 1.
+        std::uint16_t bound;
     };
     static_assert(sizeof(EntryState) == 8);
     std::vector<EntryState> state_;
-    std::array<std::vector<Entry>, kMaxStoredPlies + 2> buckets_;
+    // Entries by distance; buckets above the largest distance met so far are never visited.
+    std::vector<std::vector<Entry>> buckets_;
+    unsigned top_bucket_ = 0;  // the highest bucket pushed to in the current pass
+    Plies narrow_dtw_ = kMaxNarrowDtw;
+    Plies narrow_mtc_ = kMaxNarrowMtc;
+    void push(unsigned distance, Entry e) {
+        if (distance >= buckets_.size()) buckets_.resize(distance + 1);
+        buckets_[distance].push_back(e);
+        top_bucket_ = std::max(top_bucket_, distance);
+    }
 };
 
 }  // namespace egdb

@@ -64,20 +64,39 @@ struct PositionValue {
     friend constexpr bool operator==(const PositionValue&, const PositionValue&) = default;
 };
 
-// Storage: one byte of DTW code and one byte of MTC per position and side to move.
+// Storage: one byte of DTW code and one byte of MTC per position and side to move, and a sparse
+// table for the rare positions whose distances do not fit (wide_values.hpp).
 // The DTW code is the DTW in plies for a win or a loss (its parity says which: wins are odd,
-// losses even) and kDrawCode for a draw, so WLD costs no extra byte. DTW and MTC above
-// kMaxStoredPlies are not stored: the solver throws std::overflow_error naming the slice
-// rather than saturate (the largest DTW up to 5 pieces is far below it; see the generator notes).
+// losses even) and kDrawCode for a draw, so WLD costs no extra byte. A position whose DTW is above
+// kMaxNarrowDtw or whose MTC is above kMaxNarrowMtc is "wide": its code is kWideWinCode or
+// kWideLossCode (odd and even, so the parity still tells WLD), its MTC byte kWideMtc, and both
+// distances sit in the table. Up to 6 pieces none is wide (the longest 6-piece DTW is far
+// below); 7 and 8 pieces have distances past 255 plies (GWDEGTB moved to 16-bit DTM for 8
+// pieces), and they are stored whole, never saturated. The solver counts up to kMaxPlies and
+// throws std::overflow_error beyond.
 using DistanceCode = std::uint8_t;
-inline constexpr DistanceCode kDrawCode = std::numeric_limits<DistanceCode>::max();
-inline constexpr Plies kMaxStoredPlies = kDrawCode - 1;
+inline constexpr DistanceCode kDrawCode = std::numeric_limits<DistanceCode>::max();  // 255
+inline constexpr DistanceCode kWideLossCode = 254;
+inline constexpr DistanceCode kWideWinCode = 253;
+inline constexpr Plies kMaxNarrowDtw = 252;
+inline constexpr std::uint8_t kWideMtc = 255;
+inline constexpr Plies kMaxNarrowMtc = 254;
+inline constexpr Plies kMaxPlies = std::numeric_limits<Plies>::max() - 1;
 
 constexpr WldValue wld_of_code(DistanceCode code) noexcept {
     if (code == kDrawCode) return WldValue::Draw;
     return (code & 1u) != 0 ? WldValue::Win : WldValue::Loss;
 }
 
+constexpr bool is_wide_code(DistanceCode code) noexcept { return code == kWideWinCode || code == kWideLossCode; }
+
+// Whether a win or loss with these distances is held in the bytes alone.
+constexpr bool fits_narrow(Plies dtw, Plies mtc) noexcept { return dtw <= kMaxNarrowDtw && mtc <= kMaxNarrowMtc; }
+
+// The code of a wide win or loss.
+constexpr DistanceCode wide_code(WldValue wld) noexcept { return wld == WldValue::Win ? kWideWinCode : kWideLossCode; }
+
+// The value of a position that is not wide.
 constexpr PositionValue decode_value(DistanceCode dtw_code, std::uint8_t mtc) noexcept {
     if (dtw_code == kDrawCode) return {WldValue::Draw, 0, 0};
     return {wld_of_code(dtw_code), dtw_code, mtc};

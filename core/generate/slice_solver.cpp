@@ -59,8 +59,10 @@ class LevelWorkers {
 public:
     // `workers` block workspaces; `threads` threads in all (more than the workers when the
     // widest level has fewer configurations than threads: the spare threads then help classify).
-    LevelWorkers(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, std::size_t workers, std::size_t threads)
-        : slice_(slice), kings_(kings), smaller_(smaller), workers_(workers), threads_(std::max(threads, workers)) {}
+    LevelWorkers(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, std::size_t workers, std::size_t threads,
+                 Plies narrow_limit)
+        : slice_(slice), kings_(kings), smaller_(smaller), workers_(workers), threads_(std::max(threads, workers)),
+          narrow_limit_(narrow_limit) {}
 
     // Solves every configuration of `level`, on up to `threads` threads.
     void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole) {
@@ -98,7 +100,7 @@ public:
 
 private:
     BlockSolver& worker(std::size_t w) {
-        if (!workers_[w]) workers_[w] = std::make_unique<BlockSolver>(slice_, kings_, smaller_);
+        if (!workers_[w]) workers_[w] = std::make_unique<BlockSolver>(slice_, kings_, smaller_, narrow_limit_);
         return *workers_[w];
     }
 
@@ -107,6 +109,7 @@ private:
     const SolvedLookup& smaller_;
     std::vector<std::unique_ptr<BlockSolver>> workers_;
     std::size_t threads_;
+    Plies narrow_limit_;
 };
 
 std::size_t total_threads(const SolveOptions& options) { return static_cast<std::size_t>(std::max(1, options.threads)); }
@@ -122,7 +125,8 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
     std::vector<MenLevel> levels = men_configuration_levels(slice_);
     std::size_t widest_level = 1;
     for (const auto& level : levels) widest_level = std::max(widest_level, level.configurations.size());
-    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, widest_level), total_threads(options_));
+    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, widest_level), total_threads(options_),
+                         options_.narrow_limit);
 
     // The level above the one being solved, when it is one row of advancement higher.
     std::optional<SolvedLevel> above;
@@ -158,7 +162,8 @@ SolvedLevel SliceSolver::solve_level(int advancement, std::vector<std::uint64_t>
     }
     const KingPlacements kings(slice_);
     SolvedLevel level(slice_, advancement, std::move(configurations));
-    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()), total_threads(options_));
+    LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()), total_threads(options_),
+                         options_.narrow_limit);
     workers.solve(level, next, nullptr);
     return level;
 }

@@ -27,6 +27,9 @@ namespace egdb {
 
 struct SolveOptions {
     int threads = 1;  // worker threads; values below 1 mean 1
+    // Distances above this are stored as wide positions (position_value.hpp); values above the
+    // byte encoding's limits mean those limits. Tests lower it to exercise the wide path.
+    Plies narrow_limit = kMaxNarrowMtc;
 };
 
 // Where a level-by-level solve puts its results (and finds those of an interrupted solve).
@@ -53,7 +56,7 @@ public:
     SliceSolver(SliceId slice, const SolvedLookup& smaller, SolveOptions options = {});
 
     // Solves the slice in memory. Throws std::overflow_error when a distance exceeds
-    // kMaxStoredPlies, and whatever `smaller` throws for a missing slice.
+    // kMaxPlies, and whatever `smaller` throws for a missing slice.
     SolvedSlice solve() const;
 
     // Solves the levels `sink` does not have, most advanced first, handing each to `sink`.

@@ -1,6 +1,7 @@
 // The solution of one advancement level of a slice: the men configurations whose men have
 // advanced the same total number of rows (men_order.hpp), for both sides to move, with the same
-// per-position bytes as SolvedSlice (a DTW code that also carries WLD, and MTC).
+// per-position bytes as SolvedSlice (a DTW code that also carries WLD, and MTC) and the same
+// table of wide positions (wide_values.hpp).
 //
 // A level is the unit the solver works in. A man move that stays in the slice raises the
 // advancement by exactly one, so solving level a reads only level a + 1 of the same slice (and
@@ -14,11 +15,13 @@
 
 #include <array>
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <vector>
 
 #include "core/board/position.hpp"
 #include "core/generate/position_value.hpp"
+#include "core/generate/wide_values.hpp"
 #include "core/index/slice.hpp"
 #include "core/index/slice_indexer.hpp"
 
@@ -62,15 +65,26 @@ public:
         if (slot == kAbsent) throw_not_held(index);
         const std::uint64_t offset = slot * block_size_ + (index - men * block_size_);
         const auto s = static_cast<std::size_t>(side_to_move);
-        return decode_value(dtw_codes_[s][offset], mtc_[s][offset]);
+        return decode_value(dtw_codes_[s][offset], mtc_[s][offset], wide_[s], offset);
     }
 
     // Value at `offset` of the block at `slot` (< configurations().size(); offset < block_size()).
     PositionValue value_at(std::uint64_t slot, std::uint64_t offset, Color side_to_move) const noexcept {
         const auto s = static_cast<std::size_t>(side_to_move);
         const std::uint64_t i = slot * block_size_ + offset;
-        return decode_value(dtw_codes_[s][i], mtc_[s][i]);
+        return decode_value(dtw_codes_[s][i], mtc_[s][i], wide_[s], i);
     }
+
+    // Records the distances of a wide position (position_value.hpp) at `offset` of the block at
+    // `slot`, whose bytes the caller sets to the wide codes. Thread-safe: the blocks of a level
+    // are solved on several threads.
+    void set_wide(std::uint64_t slot, std::uint64_t offset, Color side_to_move, WideDistances distances) {
+        const std::lock_guard lock(wide_mutex_.mutex);
+        wide_[static_cast<std::size_t>(side_to_move)].set(slot * block_size_ + offset, distances);
+    }
+    // The wide positions, keyed by their index in dtw_codes() and mtc(). Not thread-safe.
+    const WideValues& wide(Color side_to_move) const noexcept { return wide_[static_cast<std::size_t>(side_to_move)]; }
+    WideValues& wide(Color side_to_move) noexcept { return wide_[static_cast<std::size_t>(side_to_move)]; }
 
     // The bytes of the block at `slot` (< configurations().size()).
     std::span<DistanceCode> block_dtw_codes(std::uint64_t slot, Color side_to_move) noexcept {
@@ -91,12 +105,13 @@ public:
     std::span<std::uint8_t> mtc(Color side_to_move) noexcept { return mtc_[static_cast<std::size_t>(side_to_move)]; }
 
     std::uint64_t memory_bytes() const noexcept {
-        return 4 * size() + 8 * configurations_.size() + 4 * directory_.size();
+        return 4 * size() + 8 * configurations_.size() + 4 * directory_.size() + wide_[0].memory_bytes() +
+               wide_[1].memory_bytes();
     }
 
     friend bool operator==(const SolvedLevel& a, const SolvedLevel& b) noexcept {
         return a.slice_ == b.slice_ && a.advancement_ == b.advancement_ && a.configurations_ == b.configurations_ &&
-               a.dtw_codes_ == b.dtw_codes_ && a.mtc_ == b.mtc_;
+               a.dtw_codes_ == b.dtw_codes_ && a.mtc_ == b.mtc_ && a.wide_ == b.wide_;
     }
 
 private:
@@ -114,6 +129,15 @@ private:
     std::vector<std::uint32_t> directory_;
     std::array<std::vector<DistanceCode>, 2> dtw_codes_;
     std::array<std::vector<std::uint8_t>, 2> mtc_;
+    std::array<WideValues, 2> wide_;
+    // Guards wide_ while the blocks of the level are solved; a copy of the level gets its own.
+    struct CopyableMutex {
+        std::mutex mutex;
+        CopyableMutex() = default;
+        CopyableMutex(const CopyableMutex&) noexcept {}
+        CopyableMutex& operator=(const CopyableMutex&) noexcept { return *this; }
+    };
+    mutable CopyableMutex wide_mutex_;
 };
 
 }  // namespace egdb

@@ -23,6 +23,27 @@ void SolvedSlice::store(const SolvedLevel& level) {
             std::memcpy(dtw_codes_[side].data() + configurations[k] * block, dtw.data() + k * block, block);
             std::memcpy(mtc_[side].data() + configurations[k] * block, mtc.data() + k * block, block);
         }
+        // The level's table is keyed by level offset: slot * block + offset in the block.
+        for (const auto& [offset, distances] : level.wide(static_cast<Color>(side))) {
+            wide_[side].set(configurations[offset / block] * block + offset % block, distances);
+        }
+    }
+}
+
+void SolvedSlice::set_value(std::uint64_t index, Color side_to_move, const PositionValue& value) {
+    const auto s = static_cast<std::size_t>(side_to_move);
+    if (value.wld == WldValue::Draw) {
+        dtw_codes_[s][index] = kDrawCode;
+        mtc_[s][index] = 0;
+        wide_[s].erase(index);
+    } else if (fits_narrow(value.dtw, value.mtc)) {
+        dtw_codes_[s][index] = static_cast<DistanceCode>(value.dtw);
+        mtc_[s][index] = static_cast<std::uint8_t>(value.mtc);
+        wide_[s].erase(index);
+    } else {
+        dtw_codes_[s][index] = wide_code(value.wld);
+        mtc_[s][index] = kWideMtc;
+        wide_[s].set(index, {value.dtw, value.mtc});
     }
 }
 

@@ -1,6 +1,7 @@
 // The solution of one slice, in memory: for both sides to move and every index of the slice
 // (kingsrow-format.md section 2), one DTW code byte (which also carries WLD) and one MTC byte
-// (position_value.hpp). A writer serialises these arrays; the solver fills them.
+// (position_value.hpp), and the rare wide positions in a table (wide_values.hpp). A writer
+// serialises these; the solver fills them.
 #pragma once
 
 #include <array>
@@ -25,8 +26,17 @@ public:
 
     PositionValue value(std::uint64_t index, Color side_to_move) const noexcept {
         const auto s = static_cast<std::size_t>(side_to_move);
-        return decode_value(dtw_codes_[s][index], mtc_[s][index]);
+        return decode_value(dtw_codes_[s][index], mtc_[s][index], wide_[s], index);
     }
+
+    // Sets the value at `index`: its bytes, and for a wide position (position_value.hpp) its
+    // entry in wide(). Not thread-safe for wide values (callers that set values on several
+    // threads collect those and set them after).
+    void set_value(std::uint64_t index, Color side_to_move, const PositionValue& value);
+
+    // The wide positions, keyed by slice index.
+    const WideValues& wide(Color side_to_move) const noexcept { return wide_[static_cast<std::size_t>(side_to_move)]; }
+    WideValues& wide(Color side_to_move) noexcept { return wide_[static_cast<std::size_t>(side_to_move)]; }
 
     std::span<const DistanceCode> dtw_codes(Color side_to_move) const noexcept {
         return dtw_codes_[static_cast<std::size_t>(side_to_move)];
@@ -44,7 +54,7 @@ public:
     // Copies the blocks of a level of this slice into place.
     void store(const SolvedLevel& level);
 
-    std::uint64_t memory_bytes() const noexcept { return 4 * size_; }
+    std::uint64_t memory_bytes() const noexcept { return 4 * size_ + wide_[0].memory_bytes() + wide_[1].memory_bytes(); }
 
     friend bool operator==(const SolvedSlice&, const SolvedSlice&) = default;
 
@@ -53,6 +63,7 @@ private:
     std::uint64_t size_ = 0;
     std::array<std::vector<DistanceCode>, 2> dtw_codes_;
     std::array<std::vector<std::uint8_t>, 2> mtc_;
+    std::array<WideValues, 2> wide_;
 };
 
 }  // namespace egdb

@@ -201,9 +201,10 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         // is never held whole: nothing is returned, and its file is written from its units.
         const auto solve_slice = [&](SliceId s, const SolvedLookup& lookup) -> std::optional<SolvedSlice> {
             counted_by_units = slice_size(s) >= request.unit_file_min_positions;
-            if (!counted_by_units) return SliceSolver(s, lookup, {threads}).solve();
+            const SolveOptions solve{threads, request.narrow_limit};
+            if (!counted_by_units) return SliceSolver(s, lookup, solve).solve();
             units.emplace(unit_directory, s, native::UnitDirectory::Callbacks{on_unit, observer.on_warning});
-            SliceSolver(s, lookup, {threads}).solve_levels(*units);
+            SliceSolver(s, lookup, solve).solve_levels(*units);
             return std::nullopt;
         };
         // Writes the slice just solved: from `solved`, or part by part from its unit files.

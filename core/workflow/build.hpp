@@ -64,6 +64,10 @@ struct BuildRequest {
     // this many positions (whole page runs), each a part file in OUT/units, and then assembled,
     // so that no slice is ever held whole under a budget; the files written are the same.
     std::uint64_t part_positions = std::uint64_t{1} << 24;
+    // Distances above this are held as wide positions (generate/position_value.hpp); the files
+    // do not depend on it. Tests lower it so that small databases take the path the long
+    // distances of 7 and 8 pieces take.
+    Plies narrow_limit = kMaxNarrowMtc;
     bool verify = true;
     std::uint64_t read_back_samples = 100'000;  // Kingsrow: positions sampled per slice (0: none)
 };

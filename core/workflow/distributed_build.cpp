@@ -371,6 +371,10 @@ SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::v
                 std::copy_n(mtc[k].begin(), b, whole.block_mtc(first + slot, side).begin());
             }
         });
+        // The chunk's wide positions, keyed by chunk offset, at their level offsets.
+        for (const Color side : {Color::Black, Color::White}) {
+            for (const auto& [offset, d] : part.wide(side)) whole.wide(side).set(first * b + offset, d);
+        }
     }
     return whole;
 }

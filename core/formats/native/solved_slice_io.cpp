@@ -1,6 +1,9 @@
 #include "core/formats/native/solved_slice_io.hpp"
 
+#include <algorithm>
+#include <mutex>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "core/generate/one_ply_check.hpp"
@@ -18,8 +21,25 @@ std::vector<Color> stored_sides(SliceId slice) {
 
 }  // namespace
 
+WideSections wide_sections(SliceId slice, const std::array<const WideValues*, 2>& wide) {
+    WideSections r;
+    const SliceIndexer indexer(slice);
+    for (const Color side : stored_sides(slice)) {
+        const auto s = static_cast<std::size_t>(side);
+        if (wide[s] == nullptr) continue;
+        for (const auto& [index, d] : *wide[s]) {
+            if (d.dtw <= 0xFF && d.mtc <= 0xFF) continue;
+            if (has_capture(indexer.position_at(index), side)) continue;  // "don't care" in the file
+            r.dtw16[s] = r.dtw16[s] || d.dtw > 0xFF;
+            r.mtc16[s] = r.mtc16[s] || d.mtc > 0xFF;
+        }
+    }
+    return r;
+}
+
 RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std::span<const DistanceCode>, 2> dtw,
-                             std::array<std::span<const std::uint8_t>, 2> mtc, ValueKinds kinds, int threads) {
+                             std::array<std::span<const std::uint8_t>, 2> mtc, const std::array<const WideValues*, 2>& wide,
+                             const WideSections& sixteen, ValueKinds kinds, int threads) {
     const std::uint64_t n = dtw[0].size();
     if (first % 64 != 0 || first + n > slice_size(slice)) throw std::invalid_argument("range of slice " + slice.to_string() + " out of bounds");
     const SliceIndexer indexer(slice);
@@ -32,6 +52,8 @@ RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std:
     r.wld.resize(sides.size());
     r.capture_bits.resize(sides.size());
     r.distance_dont_care.resize(sides.size());
+    r.patched8.resize(2 * sides.size());
+    r.patched16.resize(2 * sides.size());
     for (std::size_t s = 0; s < sides.size(); ++s) {
         r.wld[s].resize(n);
         r.capture_bits[s].assign((n + 63) / 64, 0);
@@ -55,11 +77,48 @@ RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std:
             }
         }
     });
+    // A distance section: the bytes as they are when the side has no wide position (nearly
+    // always), else a copy with every distance whole, 16-bit when the slice needs it.
+    const auto distances = [&](std::size_t s, bool is_dtw, std::span<const std::uint8_t> bytes) -> SectionValues {
+        const Color side = sides[s];
+        const WideValues* w = wide[static_cast<std::size_t>(side)];
+        const bool wide16 = is_dtw ? sixteen.dtw16[static_cast<std::size_t>(side)] : sixteen.mtc16[static_cast<std::size_t>(side)];
+        SectionValues values{is_dtw ? ValueKind::Dtw : ValueKind::Mtc, side, {}, {}, r.distance_dont_care[s]};
+        const bool has_wide = w != nullptr && !w->empty();
+        if (!has_wide && !wide16) {
+            values.values8 = bytes;
+            return values;
+        }
+        const std::size_t slot = 2 * s + (is_dtw ? 0 : 1);
+        if (wide16) {
+            r.patched16[slot].assign(bytes.begin(), bytes.end());
+        } else {
+            r.patched8[slot].assign(bytes.begin(), bytes.end());
+        }
+        if (has_wide) {
+            for (auto it = w->begin(); it != w->end() && it->first < n; ++it) {
+                const Plies v = is_dtw ? it->second.dtw : it->second.mtc;
+                if (wide16) {
+                    r.patched16[slot][it->first] = v;
+                } else {
+                    // An 8-bit section holds no meaningful value above 255 (wide_sections): a
+                    // larger one here is "don't care".
+                    r.patched8[slot][it->first] = static_cast<std::uint8_t>(std::min<Plies>(v, 0xFF));
+                }
+            }
+        }
+        if (wide16) {
+            values.values16 = r.patched16[slot];
+        } else {
+            values.values8 = r.patched8[slot];
+        }
+        return values;
+    };
     for (std::size_t s = 0; s < sides.size(); ++s) {
         const auto k = static_cast<std::size_t>(sides[s]);
         if (kinds.wld) r.sections.push_back({ValueKind::Wld, sides[s], r.wld[s], {}, r.capture_bits[s]});
-        if (kinds.dtw) r.sections.push_back({ValueKind::Dtw, sides[s], dtw[k], {}, r.distance_dont_care[s]});
-        if (kinds.mtc) r.sections.push_back({ValueKind::Mtc, sides[s], mtc[k], {}, r.distance_dont_care[s]});
+        if (kinds.dtw) r.sections.push_back(distances(s, true, dtw[k]));
+        if (kinds.mtc) r.sections.push_back(distances(s, false, mtc[k]));
     }
     return r;
 }
@@ -73,8 +132,11 @@ void add_section_bytes(const SliceFileReader& file, WrittenSlice& written) {
 WrittenSlice write_solved_slice(const std::filesystem::path& directory, const SolvedSlice& solved,
                                 const SolvedWriteOptions& options) {
     const SliceId slice = solved.slice();
-    const RangeSections ranges = range_sections(slice, 0, {solved.dtw_codes(Color::Black), solved.dtw_codes(Color::White)},
-                                                {solved.mtc(Color::Black), solved.mtc(Color::White)}, options.kinds, options.threads);
+    const std::array<const WideValues*, 2> wide{&solved.wide(Color::Black), &solved.wide(Color::White)};
+    const RangeSections ranges =
+        range_sections(slice, 0, {solved.dtw_codes(Color::Black), solved.dtw_codes(Color::White)},
+                       {solved.mtc(Color::Black), solved.mtc(Color::White)}, wide, wide_sections(slice, wide), options.kinds,
+                       options.threads);
     const std::vector<SectionValues>& sections = ranges.sections;
     WrittenSlice out;
     WriteOptions format = options.format;
@@ -116,6 +178,25 @@ void decode_section(const SliceFileReader& file, int section, int threads, Store
 
 namespace {
 
+// Wide positions found by threads that decode or derive values at the same time: rare, so
+// collected under a lock and applied once the threads are done.
+class WideCollector {
+public:
+    void add(std::uint64_t index, Plies value) {
+        const std::lock_guard lock(mutex_);
+        found_.emplace_back(index, value);
+    }
+    // What was found, by index; taken by the caller.
+    std::vector<std::pair<std::uint64_t, Plies>> take() {
+        std::sort(found_.begin(), found_.end());
+        return std::move(found_);
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::pair<std::uint64_t, Plies>> found_;
+};
+
 template <class Lookup>
 SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int threads,
                          std::array<CaptureBits, 2>* must_capture) {
@@ -134,13 +215,28 @@ SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int
         }
         auto dtw = solved.dtw_codes(side);
         auto mtc = solved.mtc(side);
+        // Distances that do not fit a byte are put aside (position_value.hpp) and made wide
+        // positions below, once WLD has told the draws, whose distances are "don't care".
+        WideCollector wide_dtw, wide_mtc;
         if (dtw_section >= 0) {
-            decode_section(file, dtw_section, threads,
-                           [&](std::uint64_t i, std::uint32_t v) { dtw[i] = static_cast<DistanceCode>(v); });
+            decode_section(file, dtw_section, threads, [&](std::uint64_t i, std::uint32_t v) {
+                if (v <= kMaxNarrowDtw) [[likely]] {
+                    dtw[i] = static_cast<DistanceCode>(v);
+                } else {
+                    dtw[i] = wide_code((v & 1u) != 0 ? WldValue::Win : WldValue::Loss);
+                    wide_dtw.add(i, static_cast<Plies>(v));
+                }
+            });
         }
         if (mtc_section >= 0) {
-            decode_section(file, mtc_section, threads,
-                           [&](std::uint64_t i, std::uint32_t v) { mtc[i] = static_cast<std::uint8_t>(v); });
+            decode_section(file, mtc_section, threads, [&](std::uint64_t i, std::uint32_t v) {
+                if (v <= kMaxNarrowMtc) [[likely]] {
+                    mtc[i] = static_cast<std::uint8_t>(v);
+                } else {
+                    mtc[i] = kWideMtc;
+                    wide_mtc.add(i, static_cast<Plies>(v));
+                }
+            });
         }
         // WLD last: it marks the draws, whose DTW and MTC are "don't care" in the file. Without a
         // DTW section the code only carries WLD: 1 for a win, 0 for a loss (odd and even).
@@ -153,11 +249,27 @@ SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int
                 dtw[i] = v == kStoredWin ? 1 : 0;
             }
         });
+        const std::vector<std::pair<std::uint64_t, Plies>> dtws = wide_dtw.take();
+        const std::vector<std::pair<std::uint64_t, Plies>> mtcs = wide_mtc.take();
+        const auto mtc_at = [&](std::uint64_t i) -> Plies {
+            const auto it = std::lower_bound(mtcs.begin(), mtcs.end(), std::pair<std::uint64_t, Plies>{i, 0});
+            return it != mtcs.end() && it->first == i ? it->second : mtc[i];
+        };
+        for (const auto& [i, d] : dtws) {
+            if (dtw[i] != kDrawCode) solved.set_value(i, side, {wld_of_code(dtw[i]), d, mtc_at(i)});
+        }
+        for (const auto& [i, m] : mtcs) {
+            if (dtw[i] == kDrawCode || is_wide_code(dtw[i])) continue;  // a draw, or done above
+            solved.set_value(i, side, {wld_of_code(dtw[i]), dtw[i], m});
+        }
     }
     // Capture positions (and the White side of a symmetric slice) from their true sources.
     if (must_capture != nullptr) {
         for (Color side : sides) (*must_capture)[static_cast<std::size_t>(side)].assign((n + 63) / 64, 0);
     }
+    // Wide values derived here are set once the threads are done.
+    std::mutex derived_mutex;
+    std::vector<std::tuple<std::uint64_t, Color, PositionValue>> derived_wide;
     // Ranges of whole 64-bit words: each bitset word has one writer.
     parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
         MoveList captures;
@@ -170,20 +282,40 @@ SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int
                 }
                 generate_captures(p, side, captures);  // the legal moves: capturing is compulsory
                 const PositionValue v = value_over_moves(p, side, captures.view(), smaller);
-                solved.dtw_codes(side)[i] = v.wld == WldValue::Draw ? kDrawCode : static_cast<DistanceCode>(v.dtw);
-                solved.mtc(side)[i] = static_cast<std::uint8_t>(v.mtc);
+                if (v.wld == WldValue::Draw || fits_narrow(v.dtw, v.mtc)) {
+                    // A "don't care" value read from the file may have left a wide entry here.
+                    if (is_wide_code(solved.dtw_codes(side)[i])) {
+                        const std::lock_guard lock(derived_mutex);
+                        derived_wide.emplace_back(i, side, v);
+                        continue;
+                    }
+                    solved.dtw_codes(side)[i] = v.wld == WldValue::Draw ? kDrawCode : static_cast<DistanceCode>(v.dtw);
+                    solved.mtc(side)[i] = static_cast<std::uint8_t>(v.mtc);
+                } else {
+                    const std::lock_guard lock(derived_mutex);
+                    derived_wide.emplace_back(i, side, v);
+                }
             }
         }
     });
+    for (const auto& [i, side, v] : derived_wide) solved.set_value(i, side, v);
     if (sides.size() == 1) {
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> wide_mirrors;  // (white index, its black index)
         parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
             for (std::uint64_t i = first; i < last; ++i) {
                 // White to move here is Black to move in the reversed position, same slice.
                 const std::uint64_t j = indexer.index_of(reversed(indexer.position_at(i)));
                 solved.dtw_codes(Color::White)[i] = solved.dtw_codes(Color::Black)[j];
                 solved.mtc(Color::White)[i] = solved.mtc(Color::Black)[j];
+                if (is_wide_code(solved.dtw_codes(Color::Black)[j])) [[unlikely]] {
+                    const std::lock_guard lock(derived_mutex);
+                    wide_mirrors.emplace_back(i, j);
+                }
             }
         });
+        for (const auto& [i, j] : wide_mirrors) {
+            solved.set_value(i, Color::White, solved.value(j, Color::Black));
+        }
     }
     return solved;
 }

@@ -35,19 +35,36 @@ struct WrittenSlice {
     std::uint64_t mtc_bytes = 0;
 };
 
+// Which distance sections of a slice need 16-bit values: those where a position that is not
+// "don't care" has a distance above 255 (only wide positions can, position_value.hpp). The
+// whole-slice writer would find it from the values; a slice encoded in parts must decide it once
+// for every part, from the wide positions of the whole slice.
+struct WideSections {
+    std::array<bool, 2> dtw16{};  // by side to move
+    std::array<bool, 2> mtc16{};
+    friend bool operator==(const WideSections&, const WideSections&) = default;
+};
+// `wide[side]`: the wide positions of the slice, keyed by slice index.
+WideSections wide_sections(SliceId slice, const std::array<const WideValues*, 2>& wide);
+
 // The sections of a slice file (the sides it stores, the kinds asked for), for positions
 // [first, first + n) of `slice` given their DTW codes and MTC bytes for Black and White to move
-// (n values each; the White spans may be empty for a colour-symmetric slice). Positions where
-// the side to move has a capture are "don't care" in every kind, draws in DTW and MTC. The
-// sections point into `wld`, the bitsets and the given spans. `first` is a multiple of 64.
+// (n values each; the White spans may be empty for a colour-symmetric slice) and their wide
+// positions (keyed by offset from `first`). Positions where the side to move has a capture are
+// "don't care" in every kind, draws in DTW and MTC. The sections point into `wld`, the bitsets
+// and the given spans, or for a side with wide positions into copies holding every distance
+// whole (16-bit where `sixteen` says so). `first` is a multiple of 64.
 struct RangeSections {
     std::vector<std::vector<std::uint8_t>> wld;
     std::vector<std::vector<std::uint64_t>> capture_bits;
     std::vector<std::vector<std::uint64_t>> distance_dont_care;
+    std::vector<std::vector<std::uint8_t>> patched8;    // distances of sides with wide positions
+    std::vector<std::vector<std::uint16_t>> patched16;
     std::vector<SectionValues> sections;
 };
 RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std::span<const DistanceCode>, 2> dtw,
-                             std::array<std::span<const std::uint8_t>, 2> mtc, ValueKinds kinds, int threads);
+                             std::array<std::span<const std::uint8_t>, 2> mtc, const std::array<const WideValues*, 2>& wide,
+                             const WideSections& sixteen, ValueKinds kinds, int threads);
 
 // Adds the compressed page bytes of each kind of `file` to `written`.
 void add_section_bytes(const SliceFileReader& file, WrittenSlice& written);

@@ -46,11 +46,11 @@ std::uint32_t configurations_crc(std::span<const std::uint64_t> configurations) 
     return crc;
 }
 
-std::vector<std::byte> encode_header(SliceId slice, int advancement, std::span<const std::uint64_t> configurations,
+std::vector<std::byte> encode_header(std::uint32_t version, SliceId slice, int advancement, std::span<const std::uint64_t> configurations,
                                      std::uint64_t block_size, const UnitInputs& inputs) {
     std::vector<std::byte> h;
     for (const char c : kUnitFileMagic) h.push_back(static_cast<std::byte>(c));
-    append_le<std::uint32_t>(h, kUnitFileVersion);
+    append_le<std::uint32_t>(h, version);
     append_slice(h, slice);
     append_le<std::uint32_t>(h, static_cast<std::uint32_t>(advancement));
     append_le<std::uint32_t>(h, static_cast<std::uint32_t>(inputs.level_read));
@@ -88,7 +88,9 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
                                const UnitWriteOptions& options) {
     const std::uint64_t block = level.block_size();
     const std::uint64_t slots = level.configurations().size();
-    const std::vector<std::byte> header = encode_header(level.slice(), level.advancement(), level.configurations(), block, inputs);
+    const bool has_wide = !level.wide(Color::Black).empty() || !level.wide(Color::White).empty();
+    const std::vector<std::byte> header = encode_header(has_wide ? kUnitFileVersionWide : kUnitFileVersion, level.slice(),
+                                                        level.advancement(), level.configurations(), block, inputs);
     std::unique_ptr<ZSTD_CCtx, void (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), &free_cctx);
     if (!cctx) throw std::bad_alloc();
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, options.zstd_level);
@@ -147,6 +149,23 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
         }
         add_frame(pieces);
     }
+    if (has_wide) {
+        // The wide positions, after the last frame of values: raw, checked by the table entry.
+        std::vector<std::byte> wide;
+        for (const Color side : {Color::Black, Color::White}) {
+            append_le<std::uint64_t>(wide, level.wide(side).size());
+            for (const auto& [at, d] : level.wide(side)) {
+                append_le<std::uint64_t>(wide, at);
+                append_le<std::uint16_t>(wide, d.dtw);
+                append_le<std::uint16_t>(wide, d.mtc);
+            }
+        }
+        file.write(wide);
+        append_le<std::uint64_t>(table, offset);
+        append_le<std::uint64_t>(table, wide.size());
+        append_le<std::uint32_t>(table, crc32c(wide));
+        offset += wide.size();
+    }
     file.write(table);
     std::vector<std::byte> trailer;
     append_le<std::uint64_t>(trailer, table.size() / kTableEntryBytes);
@@ -167,6 +186,7 @@ struct UnitFileReader::State {
     std::span<const std::byte> frames;  // from the first frame to the table
     std::span<const std::byte> table;
     std::unique_ptr<ZSTD_DCtx, void (*)(ZSTD_DCtx*)> dctx{nullptr, &free_dctx};
+    std::array<WideValues, 2> wide;  // keyed by level offset (slot * block size + offset)
 
     const std::filesystem::path& path() const { return file.path(); }
 
@@ -232,11 +252,14 @@ UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice,
     st.dctx.reset(ZSTD_createDCtx());
     if (!st.dctx) throw std::bad_alloc();
     const std::span<const std::byte> bytes = st.file.bytes();
-    // The header this unit must have: any other is another unit, or a damaged one.
-    const std::vector<std::byte> header = encode_header(slice, advancement, configurations, st.block_size, inputs);
-    if (bytes.size() < header.size() + kTrailerBytes) corrupt_unit(path, "is truncated");
+    if (bytes.size() < kUnitFileMagic.size() + 4) corrupt_unit(path, "is truncated");
     if (std::memcmp(bytes.data(), kUnitFileMagic.data(), kUnitFileMagic.size()) != 0) corrupt_unit(path, "is not a unit file");
-    if (load_le<std::uint32_t>(bytes, kUnitFileMagic.size()) != kUnitFileVersion) corrupt_unit(path, "has an unknown version");
+    const std::uint32_t version = load_le<std::uint32_t>(bytes, kUnitFileMagic.size());
+    if (version != kUnitFileVersion && version != kUnitFileVersionWide) corrupt_unit(path, "has an unknown version");
+    const bool has_wide = version == kUnitFileVersionWide;
+    // The header this unit must have: any other is another unit, or a damaged one.
+    const std::vector<std::byte> header = encode_header(version, slice, advancement, configurations, st.block_size, inputs);
+    if (bytes.size() < header.size() + kTrailerBytes) corrupt_unit(path, "is truncated");
     if (std::memcmp(bytes.data(), header.data(), header.size()) != 0) {
         corrupt_unit(path, "does not hold level " + std::to_string(advancement) + " of slice " + slice.to_string() +
                           " with the inputs and men configurations this build expects");
@@ -246,7 +269,7 @@ UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice,
         corrupt_unit(path, "has a damaged trailer (or is truncated)");
     }
     const std::uint64_t frame_count = load_le<std::uint64_t>(trailer, 0);
-    const std::uint64_t expected_frames = (configurations.size() + st.per_frame - 1) / st.per_frame;
+    const std::uint64_t expected_frames = (configurations.size() + st.per_frame - 1) / st.per_frame + (has_wide ? 1 : 0);
     if (frame_count != expected_frames) corrupt_unit(path, "has the wrong number of frames");
     const std::uint64_t table_bytes = kTableEntryBytes * frame_count;
     if (bytes.size() - header.size() - kTrailerBytes < table_bytes) corrupt_unit(path, "is truncated");
@@ -261,6 +284,23 @@ UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice,
     }
     if (next != st.frames.size()) corrupt_unit(path, "has the wrong length");
     st.configurations = configurations;
+    if (has_wide) {
+        const std::span<const std::byte> wide = st.checked_frame(frame_count - 1);
+        const std::uint64_t level_size = configurations.size() * st.block_size;
+        std::size_t at = 0;
+        for (WideValues& side : st.wide) {
+            if (wide.size() - at < 8) corrupt_unit(path, "has a damaged table of wide positions");
+            const std::uint64_t count = load_le<std::uint64_t>(wide, at);
+            at += 8;
+            if (count > (wide.size() - at) / 12) corrupt_unit(path, "has a damaged table of wide positions");
+            for (std::uint64_t k = 0; k < count; ++k, at += 12) {
+                const std::uint64_t offset = load_le<std::uint64_t>(wide, at);
+                if (offset >= level_size) corrupt_unit(path, "has a wide position outside its level");
+                side.set(offset, {load_le<std::uint16_t>(wide, at + 8), load_le<std::uint16_t>(wide, at + 10)});
+            }
+        }
+        if (at != wide.size()) corrupt_unit(path, "has a damaged table of wide positions");
+    }
 }
 
 UnitFileReader::~UnitFileReader() = default;
@@ -269,6 +309,7 @@ UnitFileReader& UnitFileReader::operator=(UnitFileReader&&) noexcept = default;
 
 std::span<const std::uint64_t> UnitFileReader::configurations() const noexcept { return state_->configurations; }
 std::uint64_t UnitFileReader::block_size() const noexcept { return state_->block_size; }
+const WideValues& UnitFileReader::wide(Color side_to_move) const noexcept { return state_->wide[static_cast<std::size_t>(side_to_move)]; }
 
 void UnitFileReader::verify() const {
     const State& st = *state_;
@@ -321,6 +362,7 @@ SolvedLevel UnitFileReader::read_all() const {
         }
         st.decompress_into(frame, pieces);
     }
+    for (const Color side : {Color::Black, Color::White}) level.wide(side) = st.wide[static_cast<std::size_t>(side)];
     return level;
 }
 

@@ -8,13 +8,15 @@
 // (one row of advancement higher, or none) and the solved slices its captures and promotions
 // reach. Layout, little-endian:
 //
-//   header   "EGDBUNIT", u32 version (2), u8 nbm nbk nwm nwk, i32 advancement,
+//   header   "EGDBUNIT", u32 version (2, or 3 with wide positions), u8 nbm nbk nwm nwk, i32 advancement,
 //            i32 level read (advancement + 1, or -1 for none), u32 n, n x (u8 nbm nbk nwm nwk)
 //            input slices, u64 configurations, u32 CRC-32C of the configurations (u64 each,
 //            increasing), u64 block size, u64 configurations per frame
 //   frames   independent zstd frames: frame f holds the configurations [f * per frame,
 //            (f + 1) * per frame): for Black and then White to move, the DTW codes and then the
 //            MTC bytes of their blocks (generate/position_value.hpp)
+//   wide     version 3 only, after the frames and listed in the table as one more: for Black and
+//            then White to move, u64 n, then n x (u64 level offset, u16 DTW, u16 MTC), raw
 //   table    per frame: u64 offset from the first frame, u64 compressed bytes, u32 CRC-32C of
 //            the compressed bytes
 //   trailer  u64 frames, u32 CRC-32C of the table, u32 CRC-32C of the header and of the
@@ -44,6 +46,9 @@
 namespace egdb::native {
 
 inline constexpr int kUnitFileVersion = 2;
+// The version of a unit with wide positions (generate/position_value.hpp): the same layout and one
+// more table entry, for a raw block after the last frame listing them.
+inline constexpr int kUnitFileVersionWide = 3;
 
 // "unit-1212-a017.egdbu": slice nbm nbk nwm nwk, advancement.
 std::string unit_file_name(SliceId slice, int advancement);
@@ -85,6 +90,8 @@ public:
 
     std::span<const std::uint64_t> configurations() const noexcept;
     std::uint64_t block_size() const noexcept;
+    // The unit's wide positions, keyed by level offset (slot * block_size() + offset).
+    const WideValues& wide(Color side_to_move) const noexcept;
 
     // Every frame's checksum; throws CorruptDataError.
     void verify() const;

@@ -33,11 +33,7 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
         const auto from = std::lower_bound(configurations.begin(), configurations.end(), lowest);
         const auto to = std::upper_bound(from, configurations.end(), highest);
         if (from == to) continue;
-        if (!readers_[u]) {
-            const UnitSource& s = units_[u];
-            readers_[u].emplace(s.path, slice_, s.advancement, s.configurations, s.inputs);
-        }
-        const UnitFileReader& unit = *readers_[u];
+        const UnitFileReader& unit = reader(u);
         unit.read_slots(static_cast<std::uint64_t>(from - configurations.begin()), static_cast<std::uint64_t>(to - from),
                         [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
                             const std::uint64_t base = configurations[slot] * block_;
@@ -49,6 +45,12 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
                             for (std::size_t side = 0; side < 2; ++side) {
                                 std::copy(dtw[side].begin() + from_block, dtw[side].begin() + to_block, out.dtw[side].begin() + into);
                                 std::copy(mtc[side].begin() + from_block, mtc[side].begin() + to_block, out.mtc[side].begin() + into);
+                                // Level offsets of this part of the block, and where they go.
+                                const WideValues& wide = unit.wide(static_cast<Color>(side));
+                                const std::uint64_t level_from = slot * block_ + (a - base);
+                                for (auto it = wide.lower(level_from); it != wide.end() && it->first < level_from + (b - a); ++it) {
+                                    out.wide[side].set(static_cast<std::uint64_t>(into) + (it->first - level_from), it->second);
+                                }
                             }
                             filled += b - a;
                         });
@@ -61,10 +63,36 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
     return out;
 }
 
+const UnitFileReader& UnitRangeReader::reader(std::size_t u) {
+    if (!readers_[u]) {
+        const UnitSource& s = units_[u];
+        readers_[u].emplace(s.path, slice_, s.advancement, s.configurations, s.inputs);
+    }
+    return *readers_[u];
+}
+
+const WideSections& UnitRangeReader::wide_sections() {
+    if (!wide_sections_) {
+        std::array<WideValues, 2> by_index;  // keyed by slice index
+        for (std::size_t u = 0; u < units_.size(); ++u) {
+            const UnitFileReader& unit = reader(u);
+            for (std::size_t side = 0; side < 2; ++side) {
+                for (const auto& [offset, d] : unit.wide(static_cast<Color>(side))) {
+                    by_index[side].set(units_[u].configurations[offset / block_] * block_ + offset % block_, d);
+                }
+            }
+        }
+        wide_sections_ = native::wide_sections(slice_, {&by_index[0], &by_index[1]});
+    }
+    return *wide_sections_;
+}
+
 std::uint64_t encode_part_from_units(UnitRangeReader& units, const std::filesystem::path& path, int part, std::uint64_t first,
                                      std::uint64_t count, ValueKinds kinds, const WriteOptions& format, int threads) {
+    const WideSections sixteen = units.wide_sections();
     const RangeValues v = units.read(first, count);
-    const RangeSections sections = range_sections(units.slice(), first, {v.dtw[0], v.dtw[1]}, {v.mtc[0], v.mtc[1]}, kinds, threads);
+    const RangeSections sections = range_sections(units.slice(), first, {v.dtw[0], v.dtw[1]}, {v.mtc[0], v.mtc[1]},
+                                                  {&v.wide[0], &v.wide[1]}, sixteen, kinds, threads);
     return write_slice_part_file(path, units.slice(), part, first, count, sections.sections, format);
 }
 

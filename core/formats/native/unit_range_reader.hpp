@@ -27,10 +27,12 @@ struct UnitSource {
     UnitInputs inputs;
 };
 
-// DTW codes and MTC bytes of positions [first, first + count), for Black and White to move.
+// DTW codes and MTC bytes of positions [first, first + count), for Black and White to move, and
+// their wide positions keyed by offset from `first`.
 struct RangeValues {
     std::array<std::vector<DistanceCode>, 2> dtw;
     std::array<std::vector<std::uint8_t>, 2> mtc;
+    std::array<WideValues, 2> wide;
 };
 
 class UnitRangeReader {
@@ -45,11 +47,18 @@ public:
     // or damaged unit, std::logic_error when the units leave a position of the range uncovered.
     RangeValues read(std::uint64_t first, std::uint64_t count);
 
+    // Which distance sections of the slice need 16 bits, from the wide positions of every unit
+    // (opened for it): the same answer for every part of the slice.
+    const WideSections& wide_sections();
+
 private:
     SliceId slice_;
     std::uint64_t block_ = 0;
     std::vector<UnitSource> units_;
     std::vector<std::optional<UnitFileReader>> readers_;
+    std::optional<WideSections> wide_sections_;
+
+    const UnitFileReader& reader(std::size_t u);
 };
 
 // Positions [first, first + count) of the slice of `units` encoded into the part file `path`

@@ -18,7 +18,7 @@ DtwValueSource dtw_values_from_solved(const SolvedSlice& solved, Color side_to_m
                 dont_care[i] = 1;
                 continue;
             }
-            plies[i] = code;
+            plies[i] = solved.value(index, side_to_move).dtw;  // the table's, for a wide position
             const bool capture = capture_bits.empty() ? has_capture(indexer.position_at(index), side_to_move)
                                                       : ((capture_bits[index / 64] >> (index % 64)) & 1U) != 0;
             if (capture) dont_care[i] = 1;
