@@ -28,15 +28,15 @@ namespace egdb {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr int kPieces = 3;
+constexpr int kJournalPieces = 3;
 
 // Which slices a run checked and which it took from the journal.
-struct RunLog {
+struct JournalRunLog {
     std::vector<SliceId> checked;
     std::vector<SliceId> earlier;
 };
 
-native::VerifyReport verify(const fs::path& dir, const fs::path& journal, RunLog* log = nullptr,
+native::VerifyReport verify_with_journal(const fs::path& dir, const fs::path& journal, JournalRunLog* log = nullptr,
                             std::size_t stop_after = 0) {
     native::VerifyOptions options{.threads = 2, .max_messages = 100, .journal = journal};
     std::size_t done = 0;
@@ -48,9 +48,9 @@ native::VerifyReport verify(const fs::path& dir, const fs::path& journal, RunLog
 }
 
 // The slices of a full build that read `changed`, directly or through others, and `changed`.
-std::set<SliceId> reaching(SliceId changed) {
+std::set<SliceId> slices_reaching(SliceId changed) {
     std::set<SliceId> out{changed};
-    for (const SliceId s : build_order(kPieces)) {
+    for (const SliceId s : build_order(kJournalPieces)) {
         for (const SliceId t : successor_slices(s)) {
             if (out.contains(t)) out.insert(s);
         }
@@ -62,7 +62,7 @@ class VerifyJournalTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         scratch_ = new test::ScratchDir("verify_journal");
-        workflow::build_database(test::unverified_build(scratch_->path() / "db", kPieces));
+        workflow::build_database(test::unverified_build(scratch_->path() / "db", kJournalPieces));
         full_ = new native::VerifyReport(native::verify_native_database(scratch_->path() / "db", {.threads = 2}));
     }
     static void TearDownTestSuite() {
@@ -87,18 +87,18 @@ native::VerifyReport* VerifyJournalTest::full_ = nullptr;
 
 TEST_F(VerifyJournalTest, AStoppedRunResumesWhereItStoppedAndCoversWhatAFullRunChecks) {
     ASSERT_TRUE(full_->ok());
-    const std::size_t slices = build_order(kPieces).size();
+    const std::size_t slices = build_order(kJournalPieces).size();
     ASSERT_GT(slices, 6U);
     const fs::path dir = scratch_->path() / "db";
     const fs::path journal = scratch_->path() / "stopped.journal";
 
-    RunLog first;
-    EXPECT_THROW(verify(dir, journal, &first, slices / 2), std::runtime_error);
+    JournalRunLog first;
+    EXPECT_THROW(verify_with_journal(dir, journal, &first, slices / 2), std::runtime_error);
     EXPECT_EQ(first.checked.size(), slices / 2);
     EXPECT_EQ(native::VerifyJournal(journal).entries().size(), slices / 2);
 
-    RunLog second;
-    const native::VerifyReport resumed = verify(dir, journal, &second);
+    JournalRunLog second;
+    const native::VerifyReport resumed = verify_with_journal(dir, journal, &second);
     EXPECT_TRUE(resumed.ok());
     EXPECT_EQ(resumed.slices_verified_earlier, slices / 2);
     EXPECT_EQ(second.earlier, first.checked);
@@ -107,7 +107,7 @@ TEST_F(VerifyJournalTest, AStoppedRunResumesWhereItStoppedAndCoversWhatAFullRunC
     EXPECT_LT(resumed.positions_checked, full_->positions_checked);
     EXPECT_EQ(resumed.positions_checked + resumed.positions_verified_earlier, full_->positions_checked);
 
-    const native::VerifyReport third = verify(dir, journal);
+    const native::VerifyReport third = verify_with_journal(dir, journal);
     EXPECT_TRUE(third.ok());
     EXPECT_EQ(third.positions_checked, 0U);
     EXPECT_EQ(third.positions_verified_earlier, full_->positions_checked);
@@ -117,16 +117,16 @@ TEST_F(VerifyJournalTest, AStoppedRunResumesWhereItStoppedAndCoversWhatAFullRunC
 TEST_F(VerifyJournalTest, AChangedFileIsCheckedAgainWithEverySliceThatReachesIt) {
     const fs::path dir = copy_of_database("rewritten");
     const fs::path journal = scratch_->path() / "rewritten.journal";
-    ASSERT_TRUE(verify(dir, journal).ok());
+    ASSERT_TRUE(verify_with_journal(dir, journal).ok());
 
     // The same values written at another compression level: other bytes, still consistent.
     const SliceId changed{1, 0, 1, 0};
-    const std::set<SliceId> expected = reaching(changed);
+    const std::set<SliceId> expected = slices_reaching(changed);
     ASSERT_GT(expected.size(), 2U);
     {
         const native::NativeDatabase db(dir);
         SolutionStore store;
-        for (const SliceId s : build_order(kPieces)) {
+        for (const SliceId s : build_order(kJournalPieces)) {
             store.add(native::restore_solved_slice(*db.file(s), store));
             if (s == changed) break;
         }
@@ -137,11 +137,11 @@ TEST_F(VerifyJournalTest, AChangedFileIsCheckedAgainWithEverySliceThatReachesIt)
     const std::string name = native::slice_file_name(changed.nbm, changed.nbk, changed.nwm, changed.nwk);
     fs::copy_file(scratch_->path() / "rewritten-file" / name, dir / name, fs::copy_options::overwrite_existing);
 
-    RunLog log;
-    const native::VerifyReport r = verify(dir, journal, &log);
+    JournalRunLog log;
+    const native::VerifyReport r = verify_with_journal(dir, journal, &log);
     EXPECT_TRUE(r.ok());
     EXPECT_EQ(std::set<SliceId>(log.checked.begin(), log.checked.end()), expected);
-    EXPECT_EQ(log.checked.size() + log.earlier.size(), build_order(kPieces).size());
+    EXPECT_EQ(log.checked.size() + log.earlier.size(), build_order(kJournalPieces).size());
     EXPECT_EQ(r.positions_checked + r.positions_verified_earlier, full_->positions_checked);
     EXPECT_EQ(native::VerifyJournal(journal).find(changed)->file_bytes, fs::file_size(dir / name));
 }
@@ -149,14 +149,14 @@ TEST_F(VerifyJournalTest, AChangedFileIsCheckedAgainWithEverySliceThatReachesIt)
 TEST_F(VerifyJournalTest, ASliceWithAMismatchIsNeverRecordedAndIsCheckedEveryRun) {
     const fs::path dir = copy_of_database("wrong");
     const fs::path journal = scratch_->path() / "wrong.journal";
-    ASSERT_TRUE(verify(dir, journal).ok());
+    ASSERT_TRUE(verify_with_journal(dir, journal).ok());
 
     // Every Black-to-move DTW of a win in slice 2010 raised by 2: wrong by the one-ply rule.
     const SliceId damaged{2, 0, 1, 0};
     {
         const native::NativeDatabase db(dir);
         SolutionStore store;
-        for (const SliceId s : build_order(kPieces)) {
+        for (const SliceId s : build_order(kJournalPieces)) {
             store.add(native::restore_solved_slice(*db.file(s), store));
             if (s == damaged) break;
         }
@@ -172,8 +172,8 @@ TEST_F(VerifyJournalTest, ASliceWithAMismatchIsNeverRecordedAndIsCheckedEveryRun
     }
     for (int run = 0; run < 2; ++run) {
         SCOPED_TRACE(run);
-        RunLog log;
-        const native::VerifyReport r = verify(dir, journal, &log);
+        JournalRunLog log;
+        const native::VerifyReport r = verify_with_journal(dir, journal, &log);
         EXPECT_FALSE(r.ok());
         EXPECT_GT(r.mismatches, 0U);
         EXPECT_NE(std::find(log.checked.begin(), log.checked.end(), damaged), log.checked.end());
@@ -184,7 +184,7 @@ TEST_F(VerifyJournalTest, ASliceWithAMismatchIsNeverRecordedAndIsCheckedEveryRun
 TEST_F(VerifyJournalTest, ADamagedJournalIsRefusedWithItsLineAndLeftAsItWas) {
     const fs::path dir = scratch_->path() / "db";
     const fs::path good = scratch_->path() / "good.journal";
-    ASSERT_TRUE(verify(dir, good).ok());
+    ASSERT_TRUE(verify_with_journal(dir, good).ok());
     const std::string text = test::slurp(good);
     const std::size_t second_line = text.find('\n') + 1;
 
@@ -209,7 +209,7 @@ TEST_F(VerifyJournalTest, ADamagedJournalIsRefusedWithItsLineAndLeftAsItWas) {
             out << damage.text;
         }
         try {
-            verify(dir, journal);
+            verify_with_journal(dir, journal);
             ADD_FAILURE() << "accepted";
         } catch (const CorruptDataError& e) {
             EXPECT_NE(std::string(e.what()).find(damage.line), std::string::npos) << e.what();
@@ -221,7 +221,7 @@ TEST_F(VerifyJournalTest, ADamagedJournalIsRefusedWithItsLineAndLeftAsItWas) {
 
 TEST_F(VerifyJournalTest, TheBuildKeepsItsVerificationJournalInTheDatabase) {
     const fs::path dir = scratch_->sub("built");
-    workflow::BuildRequest request = test::unverified_build(dir, kPieces);
+    workflow::BuildRequest request = test::unverified_build(dir, kJournalPieces);
     request.verify = true;
     const workflow::BuildReport first = workflow::build_database(request);
     ASSERT_TRUE(first.verify && first.verify->ok());

@@ -39,12 +39,12 @@ namespace {
 namespace fs = std::filesystem;
 using test::slurp;
 
-constexpr Plies kLowLimit = 6;  // most wins and losses of 3-4 pieces are longer
+constexpr Plies kWideTestLimit = 6;  // most wins and losses of 3-4 pieces are longer
 
-std::uint64_t count_wide(const SolvedSlice& s) { return s.wide(Color::Black).size() + s.wide(Color::White).size(); }
+std::uint64_t wide_positions_of(const SolvedSlice& s) { return s.wide(Color::Black).size() + s.wide(Color::White).size(); }
 
 // Keeps every level a solve hands over.
-class LevelsKept final : public LevelSink {
+class WideTestLevels final : public LevelSink {
 public:
     std::map<int, SolvedLevel> levels;
     bool has_level(SliceId, int) override { return false; }
@@ -69,16 +69,16 @@ TEST_F(WideDistances, TheSolverGivesTheSameValuesWithEveryDistanceAboveTheLimitW
     SolutionStore wide;
     std::uint64_t wide_positions = 0;
     for (const SliceId s : build_order(pieces())) {
-        wide.add(SliceSolver(s, wide, {2, kLowLimit}).solve());
+        wide.add(SliceSolver(s, wide, {2, kWideTestLimit}).solve());
         const SolvedSlice& a = *ordinary_->find(s);
         const SolvedSlice& b = *wide.find(s);
-        EXPECT_EQ(count_wide(a), 0U) << s.to_string();
-        wide_positions += count_wide(b);
+        EXPECT_EQ(wide_positions_of(a), 0U) << s.to_string();
+        wide_positions += wide_positions_of(b);
         for (const Color side : {Color::Black, Color::White}) {
             for (std::uint64_t i = 0; i < a.size(); ++i) {
                 const PositionValue va = a.value(i, side);
                 ASSERT_EQ(va, b.value(i, side)) << s.to_string() << " index " << i;
-                const bool should_be_wide = va.wld != WldValue::Draw && (va.dtw > kLowLimit || va.mtc > kLowLimit);
+                const bool should_be_wide = va.wld != WldValue::Draw && (va.dtw > kWideTestLimit || va.mtc > kWideTestLimit);
                 ASSERT_EQ(is_wide_code(b.dtw_codes(side)[i]), should_be_wide) << s.to_string() << " index " << i;
             }
         }
@@ -95,7 +95,7 @@ TEST_F(WideDistances, ABuildThroughUnitsAndPartsWritesTheSameFiles) {
     const fs::path wide = scratch.sub("wide");
     for (const SliceId s : build_order(3)) native::write_solved_slice(ordinary, *ordinary_->find(s), {.threads = 2});
     workflow::BuildRequest request = test::unverified_build(wide, 3);
-    request.narrow_limit = kLowLimit;
+    request.narrow_limit = kWideTestLimit;
     request.unit_file_min_positions = 0;
     request.part_positions = 1 << 16;
     request.memory_budget_bytes = 64 << 20;
@@ -114,7 +114,7 @@ TEST_F(WideDistances, UnitFilesKeepWidePositions) {
     SolutionStore store;
     solve_slices(3, store);
     const SliceId slice{2, 0, 1, 0};
-    LevelsKept kept;
+    WideTestLevels kept;
     SliceSolver(slice, store, {2, 2}).solve_levels(kept);
     std::size_t levels_with_wide = 0;
     for (const auto& [advancement, level] : kept.levels) {
@@ -147,7 +147,7 @@ TEST_F(WideDistances, UnitFilesKeepWidePositions) {
 }
 
 // A win in `slice` (Black to move, no capture) whose DTW is set above 255 by hand.
-std::uint64_t long_win(const SolvedSlice& solved) {
+std::uint64_t win_without_capture(const SolvedSlice& solved) {
     const SliceIndexer indexer(solved.slice());
     for (std::uint64_t i = 0; i < solved.size(); ++i) {
         if (solved.value(i, Color::Black).wld == WldValue::Win && !has_capture(indexer.position_at(i), Color::Black)) return i;
@@ -162,11 +162,11 @@ TEST_F(WideDistances, DistancesAbove255AreStoredWholeAndPartsAgree) {
     SolutionStore store;
     solve_slices(3, store);
     const SliceId slice{2, 0, 1, 0};
-    LevelsKept kept;
+    WideTestLevels kept;
     SliceSolver(slice, store, {2}).solve_levels(kept);
     SolvedSlice whole(slice);
     for (const auto& [advancement, level] : kept.levels) whole.store(level);
-    const std::uint64_t victim = long_win(whole);
+    const std::uint64_t victim = win_without_capture(whole);
     ASSERT_LT(victim, whole.size());
     const PositionValue huge{WldValue::Win, 301, 287};
     whole.set_value(victim, Color::Black, huge);
