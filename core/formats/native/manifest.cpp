@@ -11,25 +11,16 @@
 #include "core/util/crc32c.hpp"
 #include "core/util/error.hpp"
 #include "core/util/mapped_file.hpp"
+#include "core/util/text_record.hpp"
 
 namespace egdb::native {
 namespace {
 
 constexpr std::string_view kManifestHeader = "egdb-manifest 1\n";
 
-std::span<const std::byte> as_bytes(std::string_view text) noexcept {
-    return {reinterpret_cast<const std::byte*>(text.data()), text.size()};
-}
-
 [[noreturn]] void corrupt_manifest(const std::filesystem::path& path, std::size_t line, const std::string& what) {
     throw CorruptDataError("manifest " + path.string() + " line " + std::to_string(line) + ": " + what +
                            "; run egdb build on the directory again to rewrite it");
-}
-
-template <class T>
-bool parse_number(std::string_view text, T& value, int base) {
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-    return ec == std::errc{} && end == text.data() + text.size() && !text.empty();
 }
 
 }  // namespace
@@ -62,10 +53,10 @@ std::vector<ManifestEntry> write_manifest(const std::filesystem::path& directory
         entries.push_back(std::move(e));
     }
     char end[32];
-    std::snprintf(end, sizeof end, "end %08x\n", crc32c(as_bytes(text)));
+    std::snprintf(end, sizeof end, "end %08x\n", crc32c(text_bytes(text)));
     text += end;
     AtomicFileWriter out(directory / kManifestFileName);
-    out.write(as_bytes(text));
+    out.write(text_bytes(text));
     out.commit();
     return entries;
 }
@@ -89,16 +80,16 @@ std::optional<std::vector<ManifestEntry>> read_manifest(const std::filesystem::p
         const std::string_view rest = record.substr(space + 1);
         if (first == "end") {
             std::uint32_t crc = 0;
-            if (!parse_number(rest, crc, 16)) corrupt_manifest(path, line, "the end line has no checksum");
-            if (crc != crc32c(as_bytes(text.substr(0, at)))) corrupt_manifest(path, line, "checksum mismatch");
+            if (!parse_whole_number(rest, crc, 16)) corrupt_manifest(path, line, "the end line has no checksum");
+            if (crc != crc32c(text_bytes(text.substr(0, at)))) corrupt_manifest(path, line, "checksum mismatch");
             if (eol + 1 != text.size()) corrupt_manifest(path, line + 1, "text after the end line");
             return entries;
         }
         ManifestEntry e;
         e.file = std::string(first);
         const std::size_t gap = rest.find(' ');
-        if (!parse_slice_file_name(e.file) || gap == std::string_view::npos || !parse_number(rest.substr(0, gap), e.bytes, 10) ||
-            !parse_number(rest.substr(gap + 1), e.crc, 16)) {
+        if (!parse_slice_file_name(e.file) || gap == std::string_view::npos || !parse_whole_number(rest.substr(0, gap), e.bytes, 10) ||
+            !parse_whole_number(rest.substr(gap + 1), e.crc, 16)) {
             corrupt_manifest(path, line, "not a slice file record");
         }
         entries.push_back(std::move(e));

@@ -11,30 +11,16 @@
 #include "core/util/crc32c.hpp"
 #include "core/util/error.hpp"
 #include "core/util/mapped_file.hpp"
+#include "core/util/text_record.hpp"
 
 namespace egdb::native {
 namespace {
 
 constexpr std::string_view kJournalHeader = "egdb-verify-journal 1\n";
 
-std::span<const std::byte> as_bytes(std::string_view text) noexcept {
-    return {reinterpret_cast<const std::byte*>(text.data()), text.size()};
-}
-
 [[noreturn]] void corrupt_journal(const std::filesystem::path& path, std::size_t line, const std::string& what) {
     throw CorruptDataError("verify journal " + path.string() + " line " + std::to_string(line) + ": " + what +
                            "; remove it to verify every slice again");
-}
-
-template <class T>
-bool parse_number(std::string_view text, T& value, int base = 10) {
-    std::from_chars_result r{};
-    if constexpr (std::is_floating_point_v<T>) {
-        r = std::from_chars(text.data(), text.data() + text.size(), value);
-    } else {
-        r = std::from_chars(text.data(), text.data() + text.size(), value, base);
-    }
-    return r.ec == std::errc{} && r.ptr == text.data() + text.size() && !text.empty();
 }
 
 // The space-separated fields of `record`; empty fields (two spaces) make it malformed.
@@ -66,15 +52,15 @@ VerifyJournal::VerifyJournal(std::filesystem::path path) : path_(std::move(path)
         const std::vector<std::string_view> fields = fields_of(text.substr(at, eol - at));
         if (fields.size() == 2 && fields[0] == "end") {
             std::uint32_t crc = 0;
-            if (!parse_number(fields[1], crc, 16)) corrupt_journal(path_, line, "the end line has no checksum");
-            if (crc != crc32c(as_bytes(text.substr(0, at)))) corrupt_journal(path_, line, "checksum mismatch");
+            if (!parse_whole_number(fields[1], crc, 16)) corrupt_journal(path_, line, "the end line has no checksum");
+            if (crc != crc32c(text_bytes(text.substr(0, at)))) corrupt_journal(path_, line, "checksum mismatch");
             if (eol + 1 != text.size()) corrupt_journal(path_, line + 1, "text after the end line");
             return;
         }
         VerifiedSlice e;
         const std::optional<SliceId> slice = fields.size() == 6 ? parse_slice_file_name(fields[0]) : std::nullopt;
-        if (!slice || !parse_number(fields[1], e.file_bytes) || !parse_number(fields[2], e.file_crc, 16) ||
-            !known_kinds(fields[3]) || !parse_number(fields[4], e.positions) || !parse_number(fields[5], e.seconds)) {
+        if (!slice || !parse_whole_number(fields[1], e.file_bytes) || !parse_whole_number(fields[2], e.file_crc, 16) ||
+            !known_kinds(fields[3]) || !parse_whole_number(fields[4], e.positions) || !parse_whole_number(fields[5], e.seconds)) {
             corrupt_journal(path_, line, "not a verified slice record");
         }
         e.slice = *slice;
@@ -118,10 +104,10 @@ void VerifyJournal::write() const {
         text += line;
     }
     char end[32];
-    std::snprintf(end, sizeof end, "end %08x\n", crc32c(as_bytes(text)));
+    std::snprintf(end, sizeof end, "end %08x\n", crc32c(text_bytes(text)));
     text += end;
     AtomicFileWriter out(path_);
-    out.write(as_bytes(text));
+    out.write(text_bytes(text));
     out.commit();
 }
 
