@@ -164,21 +164,29 @@ TEST(GenerateSolve, SimpleEndings) {
     // A lone king cannot catch a lone king: draw.
     EXPECT_EQ(store.value(make_position({.white_kings = {2}, .black_kings = {26}}), Color::Black).wld, WldValue::Draw);
     // Black to move captures the last white piece: a win in one ply; a conversion by the
-    // canonical Black (slice 0110) counts kBlackConversionPlies in MTC.
+    // canonical Black (slice 0110) counts kStrongerSideConversionPlies in MTC.
     const Position capture = make_position({.white_men = {31}, .black_kings = {26}});
-    EXPECT_EQ(store.value(capture, Color::Black), (PositionValue{WldValue::Win, 1, kBlackConversionPlies}));
+    EXPECT_EQ(store.value(capture, Color::Black), (PositionValue{WldValue::Win, 1, kStrongerSideConversionPlies}));
     // White to move must take 31 with its king and is then taken: White's conversion.
     const Position forced = make_position({.white_kings = {22}, .black_men = {27}, .black_kings = {36}});
-    EXPECT_EQ(store.value(forced, Color::White).mtc, kWhiteConversionPlies);
+    EXPECT_EQ(store.value(forced, Color::White).mtc, kOtherSideConversionPlies);
     // Black's king on 26 moves; White's man on 28 must then move and is lost: 1 + White's man move.
     EXPECT_EQ(store.value(make_position({.white_men = {28}, .black_kings = {26}}), Color::Black).mtc,
-              1 + kWhiteConversionPlies);
+              1 + kOtherSideConversionPlies);
     // Non-canonical orientation (White has more pieces): White is the canonical Black.
     EXPECT_EQ(conversion_plies(make_position({.white_kings = {22, 23}, .black_kings = {36}}), Color::White),
-              kBlackConversionPlies);
-    // Colour-symmetric slice: every conversion counts kBlackConversionPlies.
-    EXPECT_EQ(conversion_plies(make_position({.white_kings = {22}, .black_kings = {36}}), Color::White),
-              kBlackConversionPlies);
+              kStrongerSideConversionPlies);
+    // Colour-symmetric slice: neither side is stronger, each conversion counts
+    // kOtherSideConversionPlies. Black's king on 27 takes White's on 22: a win in one ply (0101).
+    for (const Color mover : {Color::Black, Color::White}) {
+        EXPECT_EQ(conversion_plies(make_position({.white_kings = {22}, .black_kings = {36}}), mover),
+                  kOtherSideConversionPlies);
+    }
+    EXPECT_EQ(store.value(make_position({.white_kings = {22}, .black_kings = {27}}), Color::Black),
+              (PositionValue{WldValue::Win, 1, kOtherSideConversionPlies}));
+    // The same with colours reversed, White to move (the stored Black side, reversed).
+    EXPECT_EQ(store.value(make_position({.white_kings = {24}, .black_kings = {29}}), Color::White),
+              (PositionValue{WldValue::Win, 1, kOtherSideConversionPlies}));
     // The white man on 46 can neither move to 41 nor take it (37 is taken): lost at once.
     const Position blocked = make_position({.white_men = {46}, .black_kings = {37, 41}});
     EXPECT_EQ(store.value(blocked, Color::White), (PositionValue{WldValue::Loss, 0, 0}));

@@ -14,7 +14,7 @@
 //     loss at max(conversion bound, distance + 1) unless a conversion draws or wins for it.
 //     Entries never finished are draws.
 //  2. MTC: the same propagation with a conversion counting Kingsrow's fixed number of plies
-//     (position_value.hpp conversion_plies: 3 for the slice's canonical Black, 2 for White, 3 for
+//     (position_value.hpp conversion_plies: 3 for the slice's canonical Black, 2 for White, 2 for
 //     both in a colour-symmetric slice; 0 without moves). The WLD found must equal pass 1
 //     (checked).
 // Predecessors are found by un-moving the kings of the side that just moved (a king slides back

@@ -8,15 +8,20 @@
 //    loss is 1 + the largest DTW of all successors. Wins are odd, losses even (by induction).
 //  * MTC: plies until the next conversion, a capture or any man move (7.1, 13.5), with Kingsrow's
 //    counting: a king move counts 1 + the successor's MTC; a conversion move counts a fixed number
-//    of plies that depends on which side makes it (conversion_plies below): 3 for the side that
-//    is Black in the canonical orientation of the slice (section 1.5: the side with more pieces,
-//    or with as many pieces and more kings), 2 for the other side, and 3 for either side in a
-//    colour-symmetric slice; a lost position without moves has MTC 0. The winner minimises over
-//    the moves that keep the win, the loser maximises over all moves. In an asymmetric slice
-//    MTC is thus odd with the canonical Black to move and even with White to move, whoever wins.
-//    Kingsrow does not document its count; this one reproduces every maximum of up to 5 pieces in
+//    of plies that depends on which side makes it (conversion_plies below): 3 for the stronger
+//    side, the one that is Black in the canonical orientation of an asymmetric slice (section
+//    1.5: more pieces, or as many pieces and more kings), and 2 for a side that is not stronger:
+//    the other side of an asymmetric slice and either side of a colour-symmetric one. A lost
+//    position without moves has MTC 0. The winner minimises over the moves that keep the win, the
+//    loser maximises over all moves. In an asymmetric slice MTC is thus odd with the canonical
+//    Black to move and even with White to move, whoever wins.
+//    Kingsrow does not document its count. This one reproduces every maximum of up to 6 pieces in
 //    kingsrow_high_mtc.txt of the reference material (tests/generate_test.cpp and
-//    tests/native_build_test.cpp check it), and keeps every unlisted (slice, side to move) of 2 to 5 pieces below 10.
+//    tests/native_build_test.cpp check those of up to 5), and keeps every unlisted (subslice, side
+//    to move) of 2 to 6 pieces below 10. The symmetric count is pinned by 6 pieces only: with 3,
+//    slice 2121 reaches 10 with Black to move where Kingsrow lists none; Kingsrow's maxima of
+//    symmetric 8-piece slices (3131, 2222) have both parities with Black to move, so both sides
+//    count alike there; 2 is the count of a side that is not stronger (docs/six-pieces.md).
 // DTW and MTC are meaningful for wins and losses only; draws report 0 for both.
 // MTC of a position whose side to move must capture is thus 3 or 2 (conversion_plies); Kingsrow
 // stores no useful value there (7.1).
@@ -30,15 +35,15 @@
 
 namespace egdb {
 
-// Plies a conversion move counts in MTC (see above): by the canonical Black (or in a
-// colour-symmetric slice), and by the canonical White.
-inline constexpr unsigned kBlackConversionPlies = 3;
-inline constexpr unsigned kWhiteConversionPlies = 2;
+// Plies a conversion move counts in MTC (see above): by the stronger side (the canonical Black
+// of an asymmetric slice), and by a side that is not stronger.
+inline constexpr unsigned kStrongerSideConversionPlies = 3;
+inline constexpr unsigned kOtherSideConversionPlies = 2;
 
 // Plies a conversion by `mover` counts in a position of slice `slice` (the slice before the move).
 constexpr unsigned conversion_plies(SliceId slice, Color mover) noexcept {
-    if (is_color_symmetric(slice)) return kBlackConversionPlies;
-    return (mover == Color::Black) == is_canonical(slice) ? kBlackConversionPlies : kWhiteConversionPlies;
+    if (is_color_symmetric(slice)) return kOtherSideConversionPlies;
+    return (mover == Color::Black) == is_canonical(slice) ? kStrongerSideConversionPlies : kOtherSideConversionPlies;
 }
 constexpr unsigned conversion_plies(const Position& position, Color mover) noexcept {
     return conversion_plies(slice_of(position), mover);
