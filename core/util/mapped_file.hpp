@@ -25,6 +25,13 @@ public:
     std::size_t size() const noexcept { return size_; }
     const std::filesystem::path& path() const noexcept { return path_; }
 
+    // Takes the pages read so far out of the process's resident set. A mapped page once read
+    // counts in the RSS until the system runs short of memory, so a process that reads many
+    // files under a memory budget (egdb verify) gives back those it has finished with. The pages
+    // stay in the OS page cache: reading them again costs a page-table entry, not a disk read.
+    // The mapping and its contents are unchanged; safe while other threads read.
+    void release_resident_pages() const noexcept;
+
 private:
     void release() noexcept;
 

@@ -32,6 +32,12 @@ MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
     ::close(fd);
 }
 
+void MappedFile::release_resident_pages() const noexcept {
+    // MADV_DONTNEED on a shared read-only file mapping drops the page-table entries only; the
+    // next read maps the page again from the page cache (or the file).
+    if (data_ != nullptr) ::madvise(const_cast<std::byte*>(data_), size_, MADV_DONTNEED);
+}
+
 void MappedFile::release() noexcept {
     if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
     data_ = nullptr;

@@ -60,6 +60,12 @@ MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
     data_ = static_cast<const std::byte*>(view);
 }
 
+void MappedFile::release_resident_pages() const noexcept {
+    // VirtualUnlock on pages that are not locked takes them out of the working set (and fails
+    // with ERROR_NOT_LOCKED, which is the expected outcome here); they stay in the standby list.
+    if (data_ != nullptr) ::VirtualUnlock(const_cast<std::byte*>(data_), size_);
+}
+
 void MappedFile::release() noexcept {
     if (data_ != nullptr) ::UnmapViewOfFile(data_);
     data_ = nullptr;

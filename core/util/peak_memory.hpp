@@ -13,4 +13,8 @@ std::uint64_t physical_memory_bytes() noexcept;
 // Peak resident set size in MiB (0 where the system does not tell).
 double peak_memory_mib() noexcept;
 
+// Resident set size now, in MiB (0 where the system does not tell): what a verification under a
+// budget holds after it gives file pages back (MappedFile::release_resident_pages).
+double resident_memory_mib() noexcept;
+
 }  // namespace egdb

@@ -1,5 +1,6 @@
 #include "core/util/peak_memory.hpp"
 
+#include <cstdio>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -13,6 +14,19 @@ double peak_memory_mib() noexcept {
 #else
     return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
 #endif
+}
+
+double resident_memory_mib() noexcept {
+    // Linux: the second field of /proc/self/statm is the resident set in pages. Elsewhere the
+    // file is absent and the answer is "unknown".
+    std::FILE* statm = std::fopen("/proc/self/statm", "r");
+    if (statm == nullptr) return 0;
+    unsigned long long total = 0, resident = 0;
+    const int fields = std::fscanf(statm, "%llu %llu", &total, &resident);
+    std::fclose(statm);
+    const long page_size = ::sysconf(_SC_PAGESIZE);
+    if (fields != 2 || page_size <= 0) return 0;
+    return static_cast<double>(resident) * static_cast<double>(page_size) / (1024.0 * 1024.0);
 }
 
 std::uint64_t physical_memory_bytes() noexcept {

@@ -31,6 +31,8 @@ public:
     std::span<const SectionDescriptor> sections() const noexcept { return sections_; }
     const std::filesystem::path& path() const noexcept { return file_.path(); }
     std::uint64_t file_size() const noexcept { return file_.size(); }
+    // The pages of the file read so far leave the process's resident set (MappedFile).
+    void release_resident_pages() const noexcept { file_.release_resident_pages(); }
 
     // Index of the section holding (kind, side), or -1.
     int find_section(ValueKind kind, Color side) const noexcept;

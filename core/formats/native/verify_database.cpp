@@ -196,8 +196,6 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     const NativeDatabase db(directory, OpenOptions{file_cache});
     const std::vector<const SliceFileReader*> files = db.files();
     report.files = files.size();
-    std::uint64_t mapped_bytes = 0;
-    for (const SliceFileReader* f : files) mapped_bytes += f->file_size();
     for (const SliceFileReader* f : files) {
         for (const SectionDescriptor& d : f->sections()) report.pages += d.page_count;
         report.bad_pages += f->check_page_crcs([&](int section, std::uint64_t page) {
@@ -205,6 +203,8 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
             sink.add(f->path().filename().string() + ": section " + to_string(d.kind) + "/" + section_side(d.side) +
                      " page " + std::to_string(page) + ": checksum mismatch");
         });
+        // Every byte was read: without this the whole directory would stay resident.
+        f->release_resident_pages();
     }
     if (report.bad_pages > 0) return report;
 
@@ -256,6 +256,41 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     // Slices already checked: decoded in the store, or (under a budget, once dropped) from files.
     const StoreThenFiles checked_slices(store, &db);
     std::vector<SliceId> checked_ok;  // slices checked without an obstacle: later slices may read them
+    const auto is_checked = [&](SliceId t) { return std::find(checked_ok.begin(), checked_ok.end(), t) != checked_ok.end(); };
+    // Under a budget, before slice order[k] is decoded: what the process holds is the decoded
+    // slices, this slice's values (4 bytes a position) and capture flags (1 bit a position and
+    // side), the page cache, and the pages of the files read for it: its own and those of the
+    // slices it reads that are not decoded. (File pages leave the resident set after each slice,
+    // MappedFile::release_resident_pages.) Decoded slices it does not read go first, oldest
+    // first, then, if need be, those it reads; then the slices it reads that fit are decoded
+    // again: a lookup in memory is a load, one through a file a page decompression and, at a
+    // capture position, a search.
+    const auto make_room = [&](std::size_t k) {
+        const SliceId slice = order[k];
+        const std::vector<SliceId> reads = successor_slices(slice);
+        const auto is_read = [&](SliceId t) { return std::find(reads.begin(), reads.end(), t) != reads.end(); };
+        const auto file_bytes = [&](SliceId t) -> std::uint64_t {
+            const SliceFileReader* f = db.file(t);
+            return f != nullptr ? f->file_size() : 0;
+        };
+        const auto held = [&] {
+            std::uint64_t bytes = store.memory_bytes() + 4 * slice_size(slice) + slice_size(slice) / 4 + file_cache + file_bytes(slice);
+            for (const SliceId t : reads) {
+                if (store.find(t) == nullptr) bytes += file_bytes(t);
+            }
+            return bytes;
+        };
+        for (const bool drop_read : {false, true}) {
+            for (std::size_t j = 0; j < k && held() > budget; ++j) {
+                if (is_read(order[j]) == drop_read) store.remove(order[j]);
+            }
+        }
+        for (const SliceId t : reads) {
+            if (store.find(t) != nullptr || !is_checked(t) || held() - file_bytes(t) + 4 * slice_size(t) > budget) continue;
+            store.add(restore_solved_slice(*db.file(t), checked_slices, threads, nullptr));
+            for (const SliceFileReader* f : files) f->release_resident_pages();
+        }
+    };
     for (std::size_t k = 0; k < order.size(); ++k) {
         const SliceId slice = order[k];
         const auto start = std::chrono::steady_clock::now();
@@ -274,13 +309,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         std::string obstacle = earlier[k] ? "" : missing_successor(slice, db, checked_ok);
         if (obstacle.empty()) {
             try {
-                if (budget > 0) {
-                    // Room for this slice's values (4 bytes a position), capture flags (1 bit a
-                    // position and side), the page cache and the mapped files (resident once
-                    // read): decoded slices go, oldest first, to be read from files.
-                    const std::uint64_t needed = 4 * slice_size(slice) + slice_size(slice) / 4 + file_cache + mapped_bytes;
-                    for (std::size_t j = 0; j < k && store.memory_bytes() + needed > budget; ++j) store.remove(order[j]);
-                }
+                if (budget > 0) make_room(k);
                 std::array<CaptureBits, 2> must_capture;
                 store.add(budget > 0 ? restore_solved_slice(*db.file(slice), checked_slices, threads, &must_capture)
                                      : restore_solved_slice(*db.file(slice), store, threads, &must_capture));
@@ -314,6 +343,9 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         }
         for (const SliceId held : std::vector<SliceId>(store.slices())) {
             if (std::find(needed.begin(), needed.end(), held) == needed.end()) store.remove(held);
+        }
+        if (budget > 0) {
+            for (const SliceFileReader* f : files) f->release_resident_pages();
         }
         const double seconds = seconds_since(start);
         report.restore_seconds += restore_seconds;
