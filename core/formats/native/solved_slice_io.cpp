@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/generate/king_placements.hpp"
 #include "core/generate/one_ply_check.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/movegen.hpp"
@@ -197,6 +198,38 @@ private:
     std::vector<std::pair<std::uint64_t, Plies>> found_;
 };
 
+// The positions of consecutive indices from `first` on: the men of a block (one men
+// configuration) are unranked once, the kings of each position come from the slice's tables.
+class BlockWalk {
+public:
+    BlockWalk(const SliceIndexer& indexer, const KingPlacements& kings, std::uint64_t first)
+        : indexer_(indexer), kings_(kings), block_(kings.block_size()), index_(first) {
+        enter();
+    }
+    Position position() const noexcept { return kings_.position(black_men_, white_men_, local_); }
+    void next() {
+        ++index_;
+        if (++local_ == block_) enter();
+    }
+
+private:
+    void enter() {
+        local_ = index_ % block_;
+        if (index_ >= indexer_.size()) return;
+        const Position p = indexer_.position_at(index_);
+        black_men_ = p.men(Color::Black);
+        white_men_ = p.men(Color::White);
+    }
+
+    const SliceIndexer& indexer_;
+    const KingPlacements& kings_;
+    std::uint64_t block_;
+    std::uint64_t index_;
+    std::uint64_t local_ = 0;
+    Bitboard black_men_ = 0;
+    Bitboard white_men_ = 0;
+};
+
 template <class Lookup>
 SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int threads,
                          std::array<CaptureBits, 2>* must_capture) {
@@ -271,10 +304,13 @@ SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int
     std::mutex derived_mutex;
     std::vector<std::tuple<std::uint64_t, Color, PositionValue>> derived_wide;
     // Ranges of whole 64-bit words: each bitset word has one writer.
+    // Positions walk block by block (king_placements.hpp): the men are unranked once a block.
+    const KingPlacements kings(slice);
     parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
         MoveList captures;
-        for (std::uint64_t i = first; i < last; ++i) {
-            const Position p = indexer.position_at(i);
+        BlockWalk walk(indexer, kings, first);
+        for (std::uint64_t i = first; i < last; ++i, walk.next()) {
+            const Position p = walk.position();
             for (Color side : sides) {
                 if (!has_capture(p, side)) continue;
                 if (must_capture != nullptr) {
@@ -302,9 +338,10 @@ SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int
     if (sides.size() == 1) {
         std::vector<std::pair<std::uint64_t, std::uint64_t>> wide_mirrors;  // (white index, its black index)
         parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
-            for (std::uint64_t i = first; i < last; ++i) {
+            BlockWalk walk(indexer, kings, first);
+            for (std::uint64_t i = first; i < last; ++i, walk.next()) {
                 // White to move here is Black to move in the reversed position, same slice.
-                const std::uint64_t j = indexer.index_of(reversed(indexer.position_at(i)));
+                const std::uint64_t j = indexer.index_of(reversed(walk.position()));
                 solved.dtw_codes(Color::White)[i] = solved.dtw_codes(Color::Black)[j];
                 solved.mtc(Color::White)[i] = solved.mtc(Color::Black)[j];
                 if (is_wide_code(solved.dtw_codes(Color::Black)[j])) [[unlikely]] {
