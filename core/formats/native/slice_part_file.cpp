@@ -211,7 +211,12 @@ std::uint64_t assemble_slice_file(const std::filesystem::path& directory, SliceI
         std::vector<std::byte> crc;
         append_le<std::uint32_t>(crc, table_crc);
         out.write(crc);
-        for (const SlicePartFile& f : files) out.write(f.sections()[i].bytes);
+        for (const SlicePartFile& f : files) {
+            out.write(f.sections()[i].bytes);
+            // Copied: its pages need not stay resident while the other sections are (the parts
+            // of a 6-piece slice are up to 1.3 GB together).
+            f.release_resident_pages();
+        }
     }
     out.commit();
     return offset;

@@ -67,6 +67,9 @@ public:
     // verify_data(): what a resumed build asks of a part file it finds. Throws CorruptDataError.
     void verify_holds(SliceId slice, int part, std::uint64_t first, std::uint64_t count) const;
 
+    // The pages of the file read so far leave the process's resident set (MappedFile).
+    void release_resident_pages() const noexcept { file_.release_resident_pages(); }
+
 private:
     MappedFile file_;
     SliceId slice_;

@@ -240,6 +240,8 @@ struct UnitFileReader::State {
     }
 };
 
+void UnitFileReader::release_resident_pages() const noexcept { state_->file.release_resident_pages(); }
+
 UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice, int advancement,
                                std::span<const std::uint64_t> configurations, const UnitInputs& inputs)
     : state_(std::make_unique<State>()) {

@@ -106,6 +106,10 @@ public:
     // The whole level, every frame checked.
     SolvedLevel read_all() const;
 
+    // The pages of the file read so far leave the process's resident set (MappedFile): a
+    // slice file written from its units reads every unit once, part by part.
+    void release_resident_pages() const noexcept;
+
 private:
     struct State;
     std::unique_ptr<State> state_;

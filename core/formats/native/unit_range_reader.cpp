@@ -55,6 +55,12 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
                             filled += b - a;
                         });
     }
+    // The unit files stay open for the next range, but their pages read for this one leave the
+    // resident set: otherwise writing a slice file would hold every unit of the slice (1 GB for
+    // 2121) beside the solutions a budgeted build keeps.
+    for (const std::optional<UnitFileReader>& r : readers_) {
+        if (r) r->release_resident_pages();
+    }
     // The units partition the configurations: every position of the range came from one of them.
     if (filled != count) {
         throw std::logic_error("the units of slice " + slice_.to_string() + " hold " + std::to_string(filled) + " of the " +
