@@ -288,6 +288,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         for (const SliceId t : reads) {
             if (store.find(t) != nullptr || !is_checked(t) || held() - file_bytes(t) + 4 * slice_size(t) > budget) continue;
             store.add(restore_solved_slice(*db.file(t), checked_slices, threads, nullptr));
+            ++report.slices_decoded_again;
             for (const SliceFileReader* f : files) f->release_resident_pages();
         }
     };

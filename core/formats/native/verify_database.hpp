@@ -65,6 +65,8 @@ struct VerifyReport {
     // The most bytes of decoded values (and capture flags) held at once: the slice being checked
     // and the slices that slices still to be checked can reach.
     std::uint64_t peak_memory_bytes = 0;
+    // Under a budget: slices dropped from memory and decoded again for a slice that reads them.
+    std::uint64_t slices_decoded_again = 0;
     // The manifest (manifest.hpp): whether the directory has one, and the listed files that are
     // missing or changed (a damaged manifest counts as one).
     bool manifest_found = false;
