@@ -72,13 +72,14 @@ TEST_F(FileIo, ReleasedPagesLeaveTheResidentSetAndReadAgain) {
         for (std::size_t i = 0; i < file.size(); i += 4096) sum += static_cast<unsigned char>(file.bytes()[i]);
         return sum;
     };
-    const double before = resident_memory_mib();
+    const auto resident_mib = [] { return static_cast<double>(resident_memory_bytes()) / (1024.0 * 1024.0); };
+    const double before = resident_mib();
     ASSERT_GT(before, 0.0) << "this system does not report the resident set";
     const std::size_t sum = read_every_page();
-    const double read = resident_memory_mib();
+    const double read = resident_mib();
     EXPECT_GT(read - before, 48.0) << "mapped pages read did not become resident";
     file.release_resident_pages();
-    const double released = resident_memory_mib();
+    const double released = resident_mib();
     EXPECT_GT(read - released, 48.0) << "resident " << before << " MiB, " << read << " after reading, " << released
                                      << " after release";
     EXPECT_EQ(read_every_page(), sum);

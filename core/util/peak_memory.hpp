@@ -13,8 +13,8 @@ std::uint64_t physical_memory_bytes() noexcept;
 // Peak resident set size in MiB (0 where the system does not tell).
 double peak_memory_mib() noexcept;
 
-// Resident set size now, in MiB (0 where the system does not tell): what a verification under a
-// budget holds after it gives file pages back (MappedFile::release_resident_pages).
-double resident_memory_mib() noexcept;
+// Resident set size now, in bytes (0 where the system does not tell): what a build or verification
+// under a budget measures of itself after it gives file pages back (DecodedSlicePlan).
+std::uint64_t resident_memory_bytes() noexcept;
 
 }  // namespace egdb

@@ -16,7 +16,7 @@ double peak_memory_mib() noexcept {
 #endif
 }
 
-double resident_memory_mib() noexcept {
+std::uint64_t resident_memory_bytes() noexcept {
     // Linux: the second field of /proc/self/statm is the resident set in pages. Elsewhere the
     // file is absent and the answer is "unknown".
     std::FILE* statm = std::fopen("/proc/self/statm", "r");
@@ -26,7 +26,7 @@ double resident_memory_mib() noexcept {
     std::fclose(statm);
     const long page_size = ::sysconf(_SC_PAGESIZE);
     if (fields != 2 || page_size <= 0) return 0;
-    return static_cast<double>(resident) * static_cast<double>(page_size) / (1024.0 * 1024.0);
+    return static_cast<std::uint64_t>(resident) * static_cast<std::uint64_t>(page_size);
 }
 
 std::uint64_t physical_memory_bytes() noexcept {

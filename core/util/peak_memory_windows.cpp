@@ -13,11 +13,11 @@ double peak_memory_mib() noexcept {
     return static_cast<double>(counters.PeakWorkingSetSize) / (1024.0 * 1024.0);
 }
 
-double resident_memory_mib() noexcept {
+std::uint64_t resident_memory_bytes() noexcept {
     PROCESS_MEMORY_COUNTERS counters{};
     counters.cb = sizeof counters;
     if (!K32GetProcessMemoryInfo(GetCurrentProcess(), &counters, sizeof counters)) return 0;
-    return static_cast<double>(counters.WorkingSetSize) / (1024.0 * 1024.0);
+    return counters.WorkingSetSize;
 }
 
 std::uint64_t physical_memory_bytes() noexcept {

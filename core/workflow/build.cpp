@@ -15,6 +15,7 @@
 #include "core/formats/native/unit_directory.hpp"
 #include "core/formats/native/verify_journal.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/generate/memory_plan.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
@@ -245,8 +246,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 store.add(native::UnitDirectory(unit_directory, s).assemble());
             }
         };
-        // Under a budget. What the process holds besides solutions: the page cache, the pages of
-        // the files read through it (counted as resident once read) and, while a slice is
+        // Under a budget (memory_plan.hpp). What solving a slice holds itself: while a slice is
         // assembled and written, its solution and the writer's buffers (the packed WLD of both
         // sides and the compressed pages, about 3 bytes a position). A slice solved in units
         // holds, while solving, two levels; every slice each worker's block workspace
@@ -257,10 +257,10 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             const std::uintmax_t bytes = std::filesystem::file_size(paths[index_in_order(t)], ec);
             return ec ? 0 : bytes;
         };
+        DecodedSlicePlan memory_plan(budget, file_cache, file_bytes);
         const auto solve_within_budget = [&](std::size_t i) {
             const SliceId s = order[i];
             const std::vector<SliceId> reads = successor_slices(s);
-            const auto is_read = [&](SliceId t) { return std::find(reads.begin(), reads.end(), t) != reads.end(); };
             const bool by_units = slice_size(s) >= request.unit_file_min_positions;
             std::uint64_t widest = 0;
             for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
@@ -276,28 +276,15 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 const std::uint64_t writers = std::min<std::uint64_t>(threads, (slice_size(s) + part - 1) / part);
                 solve_need = std::max(solve_need, 8 * part * writers);
             }
-            // What else is read through the files: the slices it reads that are not in memory.
-            const auto through_files = [&] {
-                std::uint64_t bytes = 0;
-                for (SliceId t : reads) {
-                    if (store.find(t) == nullptr) bytes += file_bytes(t);
-                }
-                return bytes;
-            };
-            const auto held = [&] { return store.memory_bytes() + solve_need + file_cache + through_files(); };
-            // Make room: first the slices this one does not read (oldest first), then, if need be,
-            // those it reads (they are then read from their files).
-            for (const bool drop_read : {false, true}) {
-                for (std::size_t k = 0; k < i && held() > budget; ++k) {
-                    if (is_read(order[k]) == drop_read) store.remove(order[k]);
-                }
-            }
-            // Bring back in the slices it reads that fit: a lookup in memory is a load, one through
-            // the files a page decompression and, at a capture position, a search.
-            for (SliceId t : reads) {
+            // The files of the previous slice are closed first: the process is then measured
+            // without their pages or page cache (memory_plan.hpp).
+            memory_or_files.set_files(nullptr);
+            files.reset();
+            memory_plan.measure(resident_memory_bytes(), store, 0);
+            const std::vector<SliceId> earlier(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i));
+            const auto available = [&](SliceId t) { return finished[index_in_order(t)]; };
+            const auto bring_back = [&](SliceId t) {
                 const std::size_t k = index_in_order(t);
-                if (k >= i || store.find(t) != nullptr || !finished[k]) continue;
-                if (held() - file_bytes(t) + 4 * slice_size(t) > budget) continue;
                 const auto t0 = Clock::now();
                 // Restoring reads t's successors for its "don't care" positions: open the files
                 // written so far for those not in memory.
@@ -306,15 +293,17 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 memory_or_files.set_files(files.get());
                 const bool from_units = kept_units[k];
                 store.add(restore(k, memory_or_files));
+                files->release_resident_pages();
                 ++result.resumed_slices;
                 report(observer, BuildItem{BuildStage::Resume, t.to_string(), slice_size(t), seconds_since(t0),
                                            "resumed from " + (from_units ? std::string("its unit files") : paths[k].filename().string()) +
                                                " for " + s.to_string(),
                                            done,
                                            result.positions});
-            }
-            if (held() > budget && observer.on_warning) {
-                observer.on_warning("slice " + s.to_string() + " needs " + std::to_string(held() >> 20) +
+            };
+            const std::uint64_t held = memory_plan.make_room(store, s, solve_need, earlier, available, bring_back);
+            if (held > budget && observer.on_warning) {
+                observer.on_warning("slice " + s.to_string() + " needs " + std::to_string(held >> 20) +
                                     " MiB, more than the memory budget of " + std::to_string(budget >> 20) + " MiB");
             }
             // The files written since the last slice are seen by opening them again, which is

@@ -88,6 +88,12 @@ std::vector<const SliceFileReader*> NativeDatabase::files() const {
     return out;
 }
 
+void NativeDatabase::release_resident_pages() const noexcept {
+    for (const SliceEntry& e : slices_) {
+        if (e.file) e.file->release_resident_pages();
+    }
+}
+
 std::uint32_t NativeDatabase::read_value(const SliceEntry& entry, int section, std::uint64_t index) const {
     const SectionDescriptor& d = entry.file->sections()[static_cast<std::size_t>(section)];
     const std::uint64_t page = index / d.positions_per_page;

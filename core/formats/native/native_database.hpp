@@ -51,6 +51,10 @@ public:
     }
     std::vector<const SliceFileReader*> files() const;
 
+    // Gives back the file pages of every slice file (MappedFile::release_resident_pages): a
+    // verification or build under a memory budget calls it after a step that read files.
+    void release_resident_pages() const noexcept;
+
     // The stored value of a position (after the lookup reversal of section 1.5), without
     // resolving captures; nullopt when the slice or the section is absent.
     std::optional<std::uint32_t> stored(ValueKind kind, const Position& position, Color side_to_move) const;

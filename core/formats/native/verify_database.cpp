@@ -15,12 +15,14 @@
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/king_placements.hpp"
+#include "core/generate/memory_plan.hpp"
 #include "core/generate/one_ply_check.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/error.hpp"
 #include "core/util/parallel_ranges.hpp"
+#include "core/util/peak_memory.hpp"
 #include "core/util/stopwatch.hpp"
 
 namespace egdb::native {
@@ -257,40 +259,22 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     const StoreThenFiles checked_slices(store, &db);
     std::vector<SliceId> checked_ok;  // slices checked without an obstacle: later slices may read them
     const auto is_checked = [&](SliceId t) { return std::find(checked_ok.begin(), checked_ok.end(), t) != checked_ok.end(); };
-    // Under a budget, before slice order[k] is decoded: what the process holds is the decoded
-    // slices, this slice's values (4 bytes a position) and capture flags (1 bit a position and
-    // side), the page cache, and the pages of the files read for it: its own and those of the
-    // slices it reads that are not decoded. (File pages leave the resident set after each slice,
-    // MappedFile::release_resident_pages.) Decoded slices it does not read go first, oldest
-    // first, then, if need be, those it reads; then the slices it reads that fit are decoded
-    // again: a lookup in memory is a load, one through a file a page decompression and, at a
-    // capture position, a search.
+    // Under a budget, before slice order[k] is decoded (memory_plan.hpp): the step holds this
+    // slice's values (4 bytes a position), its capture flags (1 bit a position and side) and its
+    // own file's pages; the slices it reads that fit are decoded again.
+    DecodedSlicePlan plan(budget, file_cache, [&](SliceId t) -> std::uint64_t {
+        const SliceFileReader* f = db.file(t);
+        return f != nullptr ? f->file_size() : 0;
+    });
     const auto make_room = [&](std::size_t k) {
         const SliceId slice = order[k];
-        const std::vector<SliceId> reads = successor_slices(slice);
-        const auto is_read = [&](SliceId t) { return std::find(reads.begin(), reads.end(), t) != reads.end(); };
-        const auto file_bytes = [&](SliceId t) -> std::uint64_t {
-            const SliceFileReader* f = db.file(t);
-            return f != nullptr ? f->file_size() : 0;
-        };
-        const auto held = [&] {
-            std::uint64_t bytes = store.memory_bytes() + 4 * slice_size(slice) + slice_size(slice) / 4 + file_cache + file_bytes(slice);
-            for (const SliceId t : reads) {
-                if (store.find(t) == nullptr) bytes += file_bytes(t);
-            }
-            return bytes;
-        };
-        for (const bool drop_read : {false, true}) {
-            for (std::size_t j = 0; j < k && held() > budget; ++j) {
-                if (is_read(order[j]) == drop_read) store.remove(order[j]);
-            }
-        }
-        for (const SliceId t : reads) {
-            if (store.find(t) != nullptr || !is_checked(t) || held() - file_bytes(t) + 4 * slice_size(t) > budget) continue;
+        plan.measure(resident_memory_bytes(), store, db.cache_stats().bytes);
+        const std::uint64_t step = 4 * slice_size(slice) + slice_size(slice) / 4 + db.file(slice)->file_size();
+        plan.make_room(store, slice, step, std::span<const SliceId>(order).first(k), is_checked, [&](SliceId t) {
             store.add(restore_solved_slice(*db.file(t), checked_slices, threads, nullptr));
             ++report.slices_decoded_again;
-            for (const SliceFileReader* f : files) f->release_resident_pages();
-        }
+            db.release_resident_pages();
+        });
     };
     for (std::size_t k = 0; k < order.size(); ++k) {
         const SliceId slice = order[k];
@@ -345,9 +329,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         for (const SliceId held : std::vector<SliceId>(store.slices())) {
             if (std::find(needed.begin(), needed.end(), held) == needed.end()) store.remove(held);
         }
-        if (budget > 0) {
-            for (const SliceFileReader* f : files) f->release_resident_pages();
-        }
+        if (budget > 0) db.release_resident_pages();
         const double seconds = seconds_since(start);
         report.restore_seconds += restore_seconds;
         report.check_seconds += seconds - restore_seconds;

@@ -1,0 +1,124 @@
+// DecodedSlicePlan (core/generate/memory_plan.hpp), the budget policy of `egdb build` and `egdb
+// verify`: which decoded slices make way for a step, in which order, which come back, and that the
+// measured process part is charged.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/generate/build_driver.hpp"
+#include "core/generate/memory_plan.hpp"
+#include "core/generate/solution_store.hpp"
+
+namespace egdb {
+namespace {
+
+class MemoryPlanTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const std::vector<SliceId> order = build_order(4);
+        // A 4-piece slice that reads several slices, with slices before it that it does not read.
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const std::vector<SliceId> r = successor_slices(order[i]);
+            if (r.size() >= 3 && i > r.size() + 2) {
+                step_ = order[i];
+                reads_ = r;
+                earlier_.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i));
+                break;
+            }
+        }
+        ASSERT_FALSE(reads_.empty());
+        for (const SliceId t : earlier_) {
+            if (is_read(t)) {
+                read_bytes_ += 4 * slice_size(t);
+            } else {
+                other_bytes_ += 4 * slice_size(t);
+            }
+        }
+        ASSERT_GT(other_bytes_, 0u);
+    }
+    bool is_read(SliceId t) const { return std::find(reads_.begin(), reads_.end(), t) != reads_.end(); }
+    void decode_all_earlier() {
+        for (const SliceId t : earlier_) store_.add(SolvedSlice(t));
+    }
+    // Files hold a byte a position: reading a slice through its file costs a quarter of decoding it.
+    static std::uint64_t file_bytes(SliceId t) { return slice_size(t); }
+
+    static constexpr std::uint64_t kCache = 1000;
+    static constexpr std::uint64_t kStep = 5000;
+    SliceId step_{};
+    std::vector<SliceId> reads_;
+    std::vector<SliceId> earlier_;
+    std::uint64_t read_bytes_ = 0;   // decoded bytes of the slices the step reads
+    std::uint64_t other_bytes_ = 0;  // decoded bytes of the earlier slices it does not read
+    SolutionStore store_;
+};
+
+TEST_F(MemoryPlanTest, SlicesTheStepDoesNotReadGoFirst) {
+    decode_all_earlier();
+    // Room for the step and the slices it reads, decoded, and nothing else.
+    DecodedSlicePlan plan(kCache + kStep + read_bytes_, kCache, file_bytes);
+    std::vector<SliceId> restored;
+    const std::uint64_t held = plan.make_room(store_, step_, kStep, earlier_, [](SliceId) { return true; },
+                                              [&](SliceId t) { restored.push_back(t); });
+    EXPECT_EQ(held, kCache + kStep + read_bytes_);
+    EXPECT_EQ(store_.memory_bytes(), read_bytes_);
+    for (const SliceId t : earlier_) EXPECT_EQ(store_.find(t) != nullptr, is_read(t)) << t.to_string();
+    EXPECT_TRUE(restored.empty()) << "everything read was still decoded";
+}
+
+TEST_F(MemoryPlanTest, SlicesItReadsGoOldestFirstAndComeBackWhenTheyFit) {
+    decode_all_earlier();
+    // One byte short of everything it reads decoded: a read slice must go, and it is the oldest.
+    DecodedSlicePlan plan(kCache + kStep + read_bytes_ - 1, kCache, file_bytes);
+    std::vector<SliceId> restored;
+    const std::uint64_t held = plan.make_room(store_, step_, kStep, earlier_, [](SliceId) { return true; },
+                                              [&](SliceId t) { restored.push_back(t); });
+    EXPECT_LE(held, plan.budget_bytes());
+    const SliceId oldest_read = *std::find_if(earlier_.begin(), earlier_.end(), [&](SliceId t) { return is_read(t); });
+    EXPECT_EQ(store_.find(oldest_read), nullptr);
+    for (const SliceId t : reads_) {
+        if (t != oldest_read) {
+            EXPECT_NE(store_.find(t), nullptr) << t.to_string();
+        }
+    }
+    // It came back only if it fitted decoded (it does not: the budget is one byte short).
+    EXPECT_TRUE(restored.empty());
+
+    // With an empty store, the slices read come back in the order the step reads them while
+    // they fit, and only those available.
+    SolutionStore empty;
+    const SliceId unavailable = reads_.back();
+    std::vector<SliceId> back;
+    DecodedSlicePlan roomy(kCache + kStep + read_bytes_ + 10 * 4 * slice_size(unavailable), kCache, file_bytes);
+    roomy.make_room(empty, step_, kStep, {}, [&](SliceId t) { return t != unavailable; },
+                    [&](SliceId t) {
+                        back.push_back(t);
+                        empty.add(SolvedSlice(t));
+                    });
+    std::vector<SliceId> expected(reads_.begin(), reads_.end() - 1);
+    EXPECT_EQ(back, expected);
+    EXPECT_EQ(empty.find(unavailable), nullptr);
+}
+
+TEST_F(MemoryPlanTest, TheMeasuredProcessIsCharged) {
+    decode_all_earlier();
+    DecodedSlicePlan plan(kCache + kStep + read_bytes_ + other_bytes_, kCache, file_bytes);
+    EXPECT_EQ(plan.process_bytes(), 0u);
+    EXPECT_EQ(plan.held(store_, step_, kStep), plan.budget_bytes());
+    // Resident: the store, 300 bytes of filled cache slots and 700 bytes of the process itself.
+    plan.measure(store_.memory_bytes() + 300 + 700, store_, 300);
+    EXPECT_EQ(plan.process_bytes(), 700u);
+    // A later, smaller measure does not lower it (arenas rarely shrink).
+    plan.measure(store_.memory_bytes() + 10, store_, 0);
+    EXPECT_EQ(plan.process_bytes(), 700u);
+    EXPECT_EQ(plan.held(store_, step_, kStep), plan.budget_bytes() + 700);
+    // The 700 bytes are made room for: a slice the step does not read goes.
+    plan.make_room(store_, step_, kStep, earlier_, [](SliceId) { return false; }, [](SliceId) {});
+    EXPECT_LT(store_.memory_bytes(), read_bytes_ + other_bytes_);
+    for (const SliceId t : reads_) EXPECT_NE(store_.find(t), nullptr) << t.to_string();
+    EXPECT_LE(plan.held(store_, step_, kStep), plan.budget_bytes());
+}
+
+}  // namespace
+}  // namespace egdb
