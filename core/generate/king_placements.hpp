@@ -68,4 +68,42 @@ private:
     std::vector<Bitboard> white_logical_;
 };
 
+// The positions of consecutive indices from `first` on: the men of a block (one men
+// configuration) are unranked once, the kings of each position come from the slice's tables.
+// Restoring a slice and checking it walk their positions this way.
+class BlockWalk {
+public:
+    BlockWalk(const SliceIndexer& indexer, const KingPlacements& kings, std::uint64_t first)
+        : indexer_(indexer), kings_(kings), block_(kings.block_size()), index_(first) {
+        enter();
+    }
+    Position position() const noexcept { return kings_.position(black_men_, white_men_, local_); }
+    void next() {
+        ++index_;
+        if (++local_ == block_) enter();
+    }
+
+    // The current block: its men and its first index.
+    Bitboard black_men() const noexcept { return black_men_; }
+    Bitboard white_men() const noexcept { return white_men_; }
+    std::uint64_t block_first() const noexcept { return index_ - local_; }
+
+private:
+    void enter() {
+        local_ = index_ % block_;
+        if (index_ >= indexer_.size()) return;
+        const Position p = indexer_.position_at(index_);
+        black_men_ = p.men(Color::Black);
+        white_men_ = p.men(Color::White);
+    }
+
+    const SliceIndexer& indexer_;
+    const KingPlacements& kings_;
+    std::uint64_t block_;
+    std::uint64_t index_;
+    std::uint64_t local_ = 0;
+    Bitboard black_men_ = 0;
+    Bitboard white_men_ = 0;
+};
+
 }  // namespace egdb

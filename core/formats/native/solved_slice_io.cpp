@@ -198,38 +198,6 @@ private:
     std::vector<std::pair<std::uint64_t, Plies>> found_;
 };
 
-// The positions of consecutive indices from `first` on: the men of a block (one men
-// configuration) are unranked once, the kings of each position come from the slice's tables.
-class BlockWalk {
-public:
-    BlockWalk(const SliceIndexer& indexer, const KingPlacements& kings, std::uint64_t first)
-        : indexer_(indexer), kings_(kings), block_(kings.block_size()), index_(first) {
-        enter();
-    }
-    Position position() const noexcept { return kings_.position(black_men_, white_men_, local_); }
-    void next() {
-        ++index_;
-        if (++local_ == block_) enter();
-    }
-
-private:
-    void enter() {
-        local_ = index_ % block_;
-        if (index_ >= indexer_.size()) return;
-        const Position p = indexer_.position_at(index_);
-        black_men_ = p.men(Color::Black);
-        white_men_ = p.men(Color::White);
-    }
-
-    const SliceIndexer& indexer_;
-    const KingPlacements& kings_;
-    std::uint64_t block_;
-    std::uint64_t index_;
-    std::uint64_t local_ = 0;
-    Bitboard black_men_ = 0;
-    Bitboard white_men_ = 0;
-};
-
 template <class Lookup>
 SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int threads,
                          std::array<CaptureBits, 2>* must_capture) {

@@ -71,31 +71,21 @@ CheckedKinds kinds_in_every_file(const std::vector<const SliceFileReader*>& file
 template <class Others>
 class SuccessorValues {
 public:
-    SuccessorValues(const SolvedSlice& solved, const KingPlacements& kings, const Others& store)
+    // `walk` is at the position whose successors are asked for.
+    SuccessorValues(const SolvedSlice& solved, const KingPlacements& kings, const BlockWalk& walk, const Others& store)
         : solved_(solved),
           kings_(kings),
+          walk_(walk),
           store_(store),
           indexer_(slice_indexer(solved.slice())),
           pieces_(solved.slice().total()) {}
 
-    // Makes the block of `index` the current men configuration.
-    void enter_block(std::uint64_t index, std::uint64_t block_size) {
-        const Position first = indexer_.position_at(index);
-        black_men_ = first.men(Color::Black);
-        white_men_ = first.men(Color::White);
-        block_first_ = index - index % block_size;
-    }
-
-    Position position(std::uint64_t index) const noexcept {
-        return kings_.position(black_men_, white_men_, index - block_first_);
-    }
-
     PositionValue value(const Position& p, Color side_to_move) const {
         const Bitboard black_men = p.men(Color::Black), white_men = p.men(Color::White);
-        if (black_men == black_men_ && white_men == white_men_ && popcount(p.occupied()) == pieces_) {
+        if (black_men == walk_.black_men() && white_men == walk_.white_men() && popcount(p.occupied()) == pieces_) {
             const std::uint64_t local =
                 kings_.local_index(black_men | white_men, p.kings(Color::Black), p.kings(Color::White));
-            return solved_.value(block_first_ + local, side_to_move);
+            return solved_.value(walk_.block_first() + local, side_to_move);
         }
         if (slice_of(p) == solved_.slice()) return solved_.value(indexer_.index_of(p), side_to_move);
         return store_.value(p, side_to_move);
@@ -104,12 +94,10 @@ public:
 private:
     const SolvedSlice& solved_;
     const KingPlacements& kings_;
+    const BlockWalk& walk_;
     const Others& store_;
     const SliceIndexer& indexer_;
     int pieces_;
-    Bitboard black_men_ = 0;
-    Bitboard white_men_ = 0;
-    std::uint64_t block_first_ = 0;
 };
 
 // Checks every stored position of `solved` (both stored sides to move) against its successors on
@@ -120,7 +108,7 @@ std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBit
                           const Others& store, CheckedKinds kinds, int threads, MessageSink& sink) {
     const SliceId slice = solved.slice();
     const KingPlacements kings(slice);
-    const std::uint64_t block = kings.block_size();
+    const SliceIndexer& indexer = slice_indexer(slice);
     const std::uint64_t n = solved.size();
     const std::size_t sides = is_color_symmetric(slice) ? 1 : 2;
     auto same = [&](const PositionValue& a, const PositionValue& b) {
@@ -130,11 +118,11 @@ std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBit
     };
     std::atomic<std::uint64_t> mismatches{0};
     parallel_chunks(n, threads, 1 << 14, [&](std::uint64_t first, std::uint64_t last) {
-        SuccessorValues<Others> successors(solved, kings, store);
+        BlockWalk walk(indexer, kings, first);
+        const SuccessorValues<Others> successors(solved, kings, walk, store);
         MoveList moves;
-        for (std::uint64_t i = first; i < last; ++i) {
-            if (i == first || i % block == 0) successors.enter_block(i, block);
-            const Position p = successors.position(i);
+        for (std::uint64_t i = first; i < last; ++i, walk.next()) {
+            const Position p = walk.position();
             for (std::size_t s = 0; s < sides; ++s) {
                 const auto side = static_cast<Color>(s);
                 if ((must_capture[s][i / 64] >> (i % 64) & 1) != 0) continue;  // stored as "don't care"
