@@ -26,7 +26,8 @@ VerifyResult verify_native(const std::filesystem::path& directory, const VerifyR
     options.journal = request.journal;
     options.on_slice_done = [&](const native::VerifyProgress& p) {
         report_item(request, VerifyItem{p.slice.to_string(), p.positions, p.mismatches, p.checked, p.verified_earlier, p.seconds,
-                                        static_cast<std::int64_t>(p.slices_done), static_cast<std::int64_t>(p.slices_total)});
+                                        static_cast<std::int64_t>(p.slices_done), static_cast<std::int64_t>(p.slices_total),
+                                        p.restore_seconds});
     };
     result.native_report = native::verify_native_database(directory, options);
     result.seconds = seconds_since(start);

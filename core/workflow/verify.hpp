@@ -30,6 +30,9 @@ struct VerifyItem {
     double seconds = 0;
     std::int64_t done = 0;   // units finished so far
     std::int64_t total = 0;  // units in all, 0 when not known in advance
+    // native: of `seconds`, the time spent decoding the slice (its capture positions resolved);
+    // for a slice verified earlier, decoding it again for the slices that read it.
+    double decode_seconds = 0;
 };
 
 struct VerifyRequest {
