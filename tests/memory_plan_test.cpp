@@ -120,5 +120,16 @@ TEST_F(MemoryPlanTest, TheMeasuredProcessIsCharged) {
     EXPECT_LE(plan.held(store_, step_, kStep), plan.budget_bytes());
 }
 
+TEST_F(MemoryPlanTest, AnAssumedProcessIsNotMeasured) {
+    DecodedSlicePlan plan(1 << 30, kCache, file_bytes);
+    plan.assume(123);
+    plan.measure(std::uint64_t{1} << 40, store_, 0);
+    EXPECT_EQ(plan.process_bytes(), 123u);
+    // Nothing decoded: the process, the step, the cache and every file the step reads.
+    std::uint64_t files = 0;
+    for (const SliceId t : reads_) files += file_bytes(t);
+    EXPECT_EQ(plan.held(store_, step_, kStep), 123 + kStep + kCache + files);
+}
+
 }  // namespace
 }  // namespace egdb

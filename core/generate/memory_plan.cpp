@@ -13,6 +13,7 @@ DecodedSlicePlan::DecodedSlicePlan(std::uint64_t budget_bytes, std::uint64_t cac
     : budget_(budget_bytes), cache_(cache_bytes), file_bytes_(std::move(file_bytes)) {}
 
 void DecodedSlicePlan::measure(std::uint64_t resident_bytes, const SolutionStore& store, std::uint64_t cache_filled_bytes) {
+    if (assumed_) return;
     const std::uint64_t itemised = store.memory_bytes() + cache_filled_bytes;
     if (resident_bytes > itemised) process_bytes_ = std::max(process_bytes_, resident_bytes - itemised);
 }

@@ -37,8 +37,15 @@ public:
 
     // Records what the process holds besides `store` and `cache_filled_bytes` of the page cache,
     // given its resident set (`resident_bytes`, e.g. resident_memory_bytes()). Call it at the start
-    // of a step, after file pages were given back.
+    // of a step, after file pages were given back. No effect once assume() was called.
     void measure(std::uint64_t resident_bytes, const SolutionStore& store, std::uint64_t cache_filled_bytes);
+
+    // Takes the process part to be `bytes` from now on, instead of measuring it: a budget of a
+    // few MiB in a test then does not depend on the test process's allocator.
+    void assume(std::uint64_t bytes) noexcept {
+        process_bytes_ = bytes;
+        assumed_ = true;
+    }
 
     // The process part measured so far (0 before any measure()).
     std::uint64_t process_bytes() const noexcept { return process_bytes_; }
@@ -62,6 +69,7 @@ private:
     std::uint64_t cache_;
     std::function<std::uint64_t(SliceId)> file_bytes_;
     std::uint64_t process_bytes_ = 0;
+    bool assumed_ = false;
 };
 
 }  // namespace egdb

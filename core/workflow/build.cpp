@@ -258,6 +258,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             return ec ? 0 : bytes;
         };
         DecodedSlicePlan memory_plan(budget, file_cache, file_bytes);
+        if (request.assumed_process_bytes) memory_plan.assume(*request.assumed_process_bytes);
         const auto solve_within_budget = [&](std::size_t i) {
             const SliceId s = order[i];
             const std::vector<SliceId> reads = successor_slices(s);
@@ -364,6 +365,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     VerifyRequest verify;
     verify.threads = threads;
     verify.memory_budget_bytes = request.memory_budget_bytes;
+    verify.assumed_process_bytes = request.assumed_process_bytes;
     verify.journal = request.out / native::kBuildVerifyJournalName;
     verify.on_item = [&](const VerifyItem& item) {
         std::string detail = !item.checked            ? "NOT CHECKED"

@@ -49,10 +49,15 @@ struct BuildRequest {
     int zstd_level = native::WriteOptions{}.zstd_level;  // native pages
     // Native builds: the most bytes the build should hold (0: no limit, every solved slice stays
     // in memory while a later slice reads it). Under a budget, solved slices that do not fit
-    // beside the slice being solved, its writer's buffers, the mapped files and a page cache of an
-    // eighth of the budget are read back from their files, and finished files are never restored;
-    // the files written are the same. A slice that alone needs more is solved with a warning.
+    // beside the process itself, the slice being solved, its writer's buffers, the mapped files
+    // and a page cache of an eighth of the budget are read back from their files
+    // (DecodedSlicePlan); the files written are the same. A slice that alone needs more is solved
+    // with a warning.
     std::uint64_t memory_budget_bytes = 0;
+    // What the plan takes the process itself to hold: nullopt, its measured resident set (the
+    // product's behaviour); a value, that many bytes, whatever the process (tests of the plan's
+    // choices, whose budgets of a few MiB must not depend on the test process's allocator).
+    std::optional<std::uint64_t> assumed_process_bytes;
     // Native builds: slices of at least this many positions are solved one advancement level at a
     // time, each level kept as a unit file in OUT/units until the slice file is written
     // (formats/native/unit_file.hpp), so that an interrupted build resumes at the first

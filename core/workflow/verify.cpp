@@ -23,6 +23,7 @@ VerifyResult verify_native(const std::filesystem::path& directory, const VerifyR
     native::VerifyOptions options;
     options.threads = request.threads > 0 ? request.threads : default_threads();
     options.memory_budget_bytes = request.memory_budget_bytes;
+    options.assumed_process_bytes = request.assumed_process_bytes;
     options.journal = request.journal;
     options.on_slice_done = [&](const native::VerifyProgress& p) {
         report_item(request, VerifyItem{p.slice.to_string(), p.positions, p.mismatches, p.checked, p.verified_earlier, p.seconds,

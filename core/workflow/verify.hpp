@@ -39,6 +39,7 @@ struct VerifyRequest {
     int threads = 0;                // 0: every core
     std::uint64_t samples = 20000;  // Kingsrow: random positions per table (0: files only)
     std::uint64_t memory_budget_bytes = 0;  // native: see native::VerifyOptions (0: no limit)
+    std::optional<std::uint64_t> assumed_process_bytes;  // native: see native::VerifyOptions
     std::filesystem::path journal;          // native: see native::VerifyOptions (empty: none)
     // Called after each unit; returning false cancels (the workflow then throws ErrorKind::Cancelled).
     std::function<bool(const VerifyItem&)> on_item;

@@ -254,6 +254,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         const SliceFileReader* f = db.file(t);
         return f != nullptr ? f->file_size() : 0;
     });
+    if (options.assumed_process_bytes) plan.assume(*options.assumed_process_bytes);
     const auto make_room = [&](std::size_t k) {
         const SliceId slice = order[k];
         plan.measure(resident_memory_bytes(), store, db.cache_stats().bytes);

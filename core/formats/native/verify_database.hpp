@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,13 @@ struct VerifyProgress {
 
 struct VerifyOptions {
     int threads = 1;
-    // The most bytes of decoded values, capture flags and page cache to hold (0: no limit). Under
-    // a budget, decoded slices that do not fit are read from their files, through a page cache of
-    // an eighth of the budget (8 MiB .. 1 GiB), when a later slice's moves reach them.
+    // The most bytes to hold (0: no limit): the process itself, decoded values, capture flags,
+    // files read and page cache (DecodedSlicePlan). Under a budget, decoded slices that do not fit
+    // are read from their files, through a page cache of an eighth of the budget (8 MiB .. 1 GiB),
+    // when a later slice's moves reach them.
     std::uint64_t memory_budget_bytes = 0;
+    // As workflow::BuildRequest::assumed_process_bytes: nullopt measures the process.
+    std::optional<std::uint64_t> assumed_process_bytes;
     std::size_t max_messages = 20;  // mismatches described in full; all are counted
     // A journal file (verify_journal.hpp), or empty for none: slices it lists as consistent with
     // unchanged files are not checked again (only decoded, when a slice still to check reads
