@@ -98,7 +98,7 @@ if command -v qemu-x86_64 >/dev/null && [[ $(uname -m) == x86_64 ]]; then
   expect_output "the installed libegdb.so on qemu64" "win in 5 plies, best move 26-31" \
     "$(qemu-x86_64 -cpu qemu64 "$work/cmake-consumer/probe_c" "$work/c-qemu-db3" 2>&1)"
 fi
-if readelf -d "$work/cmake-consumer/probe_c" | grep -q 'NEEDED.*libegdb\.so'; then
+if grep -q 'NEEDED.*libegdb\.so' <<<"$(readelf -d "$work/cmake-consumer/probe_c")"; then
   echo "ok: probe_c links the shared libegdb"
 else
   fail "probe_c does not link libegdb.so"
@@ -109,7 +109,7 @@ expect_output "pkg-config egdb (shared)" "win in 5 plies, best move 26-31" \
   "$("$work/pkgconfig-consumer/probe" "$work/pc-db3" 2>&1)"
 expect_output "pkg-config --static egdb" "win in 5 plies, best move 26-31" \
   "$("$work/pkgconfig-consumer/probe_static" "$work/pc-static-db3" 2>&1)"
-if readelf -d "$work/pkgconfig-consumer/probe_static" | grep -q 'NEEDED.*libegdb'; then
+if grep -q 'NEEDED.*libegdb' <<<"$(readelf -d "$work/pkgconfig-consumer/probe_static")"; then
   fail "probe_static links the shared libegdb"
 fi
 
@@ -157,7 +157,10 @@ echo "== Java: a consumer project that only declares the dependency"
 consumer=tests/consumers/java
 mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$consumer/pom.xml" compile dependency:build-classpath \
   -Dmdep.outputFile="$work/java-classpath.txt"
-if unzip -l "$(ls "$root"/dist/egdb-*.jar)" | grep -q 'native/linux-x86_64/libegdb_jni.so'; then
+# The listing is taken whole before it is searched: `unzip -l | grep -q` under pipefail fails when
+# grep stops at the first match and unzip, still writing a listing longer than the pipe, dies of
+# SIGPIPE (it did, once, on a jar that held the library).
+if grep -q 'native/linux-x86_64/libegdb_jni.so' <<<"$(unzip -l "$(ls "$root"/dist/egdb-*.jar)")"; then
   echo "ok: the jar carries native/linux-x86_64/libegdb_jni.so and libegdb.so"
 else
   fail "the jar has no native/linux-x86_64/libegdb_jni.so"
