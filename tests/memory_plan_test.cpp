@@ -131,5 +131,14 @@ TEST_F(MemoryPlanTest, AnAssumedProcessIsNotMeasured) {
     EXPECT_EQ(plan.held(store_, step_, kStep), 123 + kStep + kCache + files);
 }
 
+TEST(MemoryPlanCache, IsAnEighthOfTheBudgetBetween8MiBAnd1GiB) {
+    constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+    EXPECT_EQ(DecodedSlicePlan::cache_bytes(0), 8 * kMiB);
+    EXPECT_EQ(DecodedSlicePlan::cache_bytes(40 * kMiB), 8 * kMiB);
+    EXPECT_EQ(DecodedSlicePlan::cache_bytes(1024 * kMiB), 128 * kMiB);
+    EXPECT_EQ(DecodedSlicePlan::cache_bytes(8 * 1024 * kMiB), 1024 * kMiB);
+    EXPECT_EQ(DecodedSlicePlan::cache_bytes(11 * 1024 * kMiB), 1024 * kMiB);
+}
+
 }  // namespace
 }  // namespace egdb

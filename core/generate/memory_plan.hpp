@@ -21,6 +21,7 @@
 // the previous step have been given back, and never decreases (arenas rarely shrink).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -64,7 +65,14 @@ public:
 
     std::uint64_t budget_bytes() const noexcept { return budget_; }
 
+    // The page cache of the finished files that build and verify open under a budget of
+    // `budget_bytes`: an eighth of it, at least 8 MiB and at most 1 GiB.
+    static std::size_t cache_bytes(std::uint64_t budget_bytes) noexcept;
+
 private:
+    // held() for a step that reads `reads` (successor_slices(slice), computed once by the caller).
+    std::uint64_t held(const SolutionStore& store, std::span<const SliceId> reads, std::uint64_t step_bytes) const;
+
     std::uint64_t budget_;
     std::uint64_t cache_;
     std::function<std::uint64_t(SliceId)> file_bytes_;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <span>
 
 #include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_layout.hpp"
@@ -158,9 +159,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     // parts take an eighth of it at most.
     const std::uint64_t part_positions =
         budgeted_parts(request.part_positions, request.memory_budget_bytes, static_cast<std::uint64_t>(threads));
-    // Under a budget, an eighth of it (8 MiB .. 1 GiB) is the page cache of the finished files.
-    const std::size_t file_cache =
-        std::clamp<std::size_t>(static_cast<std::size_t>(request.memory_budget_bytes / 8), std::size_t{8} << 20, std::size_t{1} << 30);
+    const std::size_t file_cache = DecodedSlicePlan::cache_bytes(request.memory_budget_bytes);
     {
         // Scoped: the solutions are on disk when this block ends and verification reads the files
         // back, so their memory is freed before it starts.
@@ -282,7 +281,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             memory_or_files.set_files(nullptr);
             files.reset();
             memory_plan.measure(resident_memory_bytes(), store, 0);
-            const std::vector<SliceId> earlier(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i));
+            const auto earlier = std::span<const SliceId>(order).first(i);
             const auto available = [&](SliceId t) { return finished[index_in_order(t)]; };
             const auto bring_back = [&](SliceId t) {
                 const std::size_t k = index_in_order(t);

@@ -167,8 +167,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     MessageSink sink(report, options.max_messages);
     const std::uint64_t budget = options.memory_budget_bytes;
     const std::size_t file_cache =
-        budget > 0 ? std::clamp<std::size_t>(static_cast<std::size_t>(budget / 8), std::size_t{8} << 20, std::size_t{1} << 30)
-                   : std::size_t{16} << 20;
+budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
     // First what the manifest lists: a deleted slice file leaves nothing else to check.
     try {
         if (const std::optional<std::vector<ManifestEntry>> manifest = read_manifest(directory)) {
