@@ -86,6 +86,8 @@ TEST(GenerateOrder, SuccessorSlicesHoldEveryMoveAndComeFirst) {
     for (std::size_t k = 0; k < order.size(); ++k) {
         const SliceId s = order[k];
         const std::vector<SliceId> successors = successor_slices(s);
+        const std::vector<SuccessorRead> reads = successor_reads(s);
+        std::vector<SideSet> seen(reads.size());
         for (const SliceId t : successors) {
             EXPECT_TRUE(is_canonical(t)) << s.to_string() << " -> " << t.to_string();
             EXPECT_LT(std::find(order.begin(), order.end(), t) - order.begin(), static_cast<std::ptrdiff_t>(k))
@@ -100,14 +102,68 @@ TEST(GenerateOrder, SuccessorSlicesHoldEveryMoveAndComeFirst) {
                     const Position q = apply_move(p, side, m);
                     if (has_empty_side(q)) continue;
                     SliceId t = slice_of(q);
-                    if (!is_canonical(t)) t = color_reversed(t);
+                    Color read_at = opposite(side);
+                    if (!is_canonical(t)) {
+                        t = color_reversed(t);
+                        read_at = opposite(read_at);
+                    }
                     if (t == s) continue;
                     EXPECT_NE(std::find(successors.begin(), successors.end(), t), successors.end())
                         << to_fen(p, side) << " -> " << to_fen(q, opposite(side));
+                    // successor_reads names the side to move the store is asked for there.
+                    const auto read = std::find_if(reads.begin(), reads.end(), [&](const SuccessorRead& r) { return r.slice == t; });
+                    ASSERT_NE(read, reads.end()) << s.to_string() << " -> " << t.to_string();
+                    EXPECT_TRUE(read->sides.contains(read_at)) << to_fen(p, side) << " -> " << to_fen(q, opposite(side));
+                    seen[static_cast<std::size_t>(read - reads.begin())] |= SideSet::only(read_at);
                 }
             }
         }
+        // The same slices, in the same order, each read at some side.
+        ASSERT_EQ(reads.size(), successors.size());
+        for (std::size_t i = 0; i < reads.size(); ++i) {
+            EXPECT_EQ(reads[i].slice, successors[i]);
+            EXPECT_FALSE(reads[i].sides.empty());
+            EXPECT_TRUE(reads[i].sides.contains(seen[i])) << s.to_string() << " -> " << reads[i].slice.to_string();
+        }
     }
+}
+
+// The sides successor_reads names are exactly those some move reaches, over every position of
+// every slice of up to 3 pieces: a side named but never reached would be decoded for nothing. A
+// read is nearly always at one side to move; 1110 reads 0110 at both (a white man takes a black
+// man, Black to move; or takes the king and promotes, 1001 with Black to move, which is 0110
+// with White to move reversed).
+TEST(GenerateOrder, SuccessorSidesAreExactlyThoseMovesReach) {
+    std::size_t two_sided = 0;
+    for (const SliceId s : build_order(3)) {
+        const std::vector<SuccessorRead> reads = successor_reads(s);
+        std::vector<SideSet> seen(reads.size());
+        const SliceIndexer indexer(s);
+        for (std::uint64_t i = 0; i < indexer.size(); ++i) {
+            const Position p = indexer.position_at(i);
+            for (const Color side : {Color::Black, Color::White}) {
+                MoveList moves;
+                generate_moves(p, side, moves);
+                for (const Move& m : moves) {
+                    const Position q = apply_move(p, side, m);
+                    if (has_empty_side(q)) continue;
+                    SliceId t = slice_of(q);
+                    Color read_at = opposite(side);
+                    if (!is_canonical(t)) {
+                        t = color_reversed(t);
+                        read_at = opposite(read_at);
+                    }
+                    const auto read = std::find_if(reads.begin(), reads.end(), [&](const SuccessorRead& r) { return r.slice == t; });
+                    if (read != reads.end()) seen[static_cast<std::size_t>(read - reads.begin())] |= SideSet::only(read_at);
+                }
+            }
+        }
+        for (std::size_t k = 0; k < reads.size(); ++k) {
+            EXPECT_EQ(seen[k], reads[k].sides) << s.to_string() << " -> " << reads[k].slice.to_string();
+            if (reads[k].sides.count() == 2) ++two_sided;
+        }
+    }
+    EXPECT_EQ(two_sided, 1u);  // 1110 -> 0110
 }
 
 // A level reads only the next more advanced one (solved_level.hpp): every man move that stays

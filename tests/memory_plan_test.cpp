@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "core/generate/build_driver.hpp"
@@ -60,7 +61,7 @@ TEST_F(MemoryPlanTest, SlicesTheStepDoesNotReadGoFirst) {
     DecodedSlicePlan plan(kCache + kStep + read_bytes_, kCache, file_bytes);
     std::vector<SliceId> restored;
     const std::uint64_t held = plan.make_room(store_, step_, kStep, earlier_, [](SliceId) { return true; },
-                                              [&](SliceId t) { restored.push_back(t); });
+                                              [&](SliceId t, SideSet) { restored.push_back(t); });
     EXPECT_EQ(held, kCache + kStep + read_bytes_);
     EXPECT_EQ(store_.memory_bytes(), read_bytes_);
     for (const SliceId t : earlier_) EXPECT_EQ(store_.find(t) != nullptr, is_read(t)) << t.to_string();
@@ -71,10 +72,9 @@ TEST_F(MemoryPlanTest, SlicesItReadsGoOldestFirstAndComeBackWhenTheyFit) {
     decode_all_earlier();
     // One byte short of everything it reads decoded: a read slice must go, and it is the oldest.
     DecodedSlicePlan plan(kCache + kStep + read_bytes_ - 1, kCache, file_bytes);
-    std::vector<SliceId> restored;
+    std::vector<std::pair<SliceId, SideSet>> restored;
     const std::uint64_t held = plan.make_room(store_, step_, kStep, earlier_, [](SliceId) { return true; },
-                                              [&](SliceId t) { restored.push_back(t); });
-    EXPECT_LE(held, plan.budget_bytes());
+                                              [&](SliceId t, SideSet sides) { restored.emplace_back(t, sides); });
     const SliceId oldest_read = *std::find_if(earlier_.begin(), earlier_.end(), [&](SliceId t) { return is_read(t); });
     EXPECT_EQ(store_.find(oldest_read), nullptr);
     for (const SliceId t : reads_) {
@@ -82,8 +82,15 @@ TEST_F(MemoryPlanTest, SlicesItReadsGoOldestFirstAndComeBackWhenTheyFit) {
             EXPECT_NE(store_.find(t), nullptr) << t.to_string();
         }
     }
-    // It came back only if it fitted decoded (it does not: the budget is one byte short).
-    EXPECT_TRUE(restored.empty());
+    // It comes back for the sides the step reads it at, which fit where both sides did not (the
+    // callback here does not add it: the plan then charges its file).
+    const std::vector<SuccessorRead> reads = successor_reads(step_);
+    const SuccessorRead& r = *std::find_if(reads.begin(), reads.end(), [&](const SuccessorRead& x) { return x.slice == oldest_read; });
+    ASSERT_EQ(SolvedSlice::sides_to_hold(r.slice, r.sides).count(), 1);
+    ASSERT_EQ(restored.size(), 1u);
+    EXPECT_EQ(restored[0].first, oldest_read);
+    EXPECT_EQ(restored[0].second, r.sides);
+    EXPECT_GT(held, plan.budget_bytes() - 4 * slice_size(oldest_read));
 
     // With an empty store, the slices read come back in the order the step reads them while
     // they fit, and only those available.
@@ -92,9 +99,9 @@ TEST_F(MemoryPlanTest, SlicesItReadsGoOldestFirstAndComeBackWhenTheyFit) {
     std::vector<SliceId> back;
     DecodedSlicePlan roomy(kCache + kStep + read_bytes_ + 10 * 4 * slice_size(unavailable), kCache, file_bytes);
     roomy.make_room(empty, step_, kStep, {}, [&](SliceId t) { return t != unavailable; },
-                    [&](SliceId t) {
+                    [&](SliceId t, SideSet sides) {
                         back.push_back(t);
-                        empty.add(SolvedSlice(t));
+                        empty.add(SolvedSlice(t, SolvedSlice::sides_to_hold(t, sides)));
                     });
     std::vector<SliceId> expected(reads_.begin(), reads_.end() - 1);
     EXPECT_EQ(back, expected);
@@ -114,7 +121,7 @@ TEST_F(MemoryPlanTest, TheMeasuredProcessIsCharged) {
     EXPECT_EQ(plan.process_bytes(), 700u);
     EXPECT_EQ(plan.held(store_, step_, kStep), plan.budget_bytes() + 700);
     // The 700 bytes are made room for: a slice the step does not read goes.
-    plan.make_room(store_, step_, kStep, earlier_, [](SliceId) { return false; }, [](SliceId) {});
+    plan.make_room(store_, step_, kStep, earlier_, [](SliceId) { return false; }, [](SliceId, SideSet) {});
     EXPECT_LT(store_.memory_bytes(), read_bytes_ + other_bytes_);
     for (const SliceId t : reads_) EXPECT_NE(store_.find(t), nullptr) << t.to_string();
     EXPECT_LE(plan.held(store_, step_, kStep), plan.budget_bytes());
@@ -129,6 +136,44 @@ TEST_F(MemoryPlanTest, AnAssumedProcessIsNotMeasured) {
     std::uint64_t files = 0;
     for (const SliceId t : reads_) files += file_bytes(t);
     EXPECT_EQ(plan.held(store_, step_, kStep), 123 + kStep + kCache + files);
+}
+
+// A slice held for a side to move the step does not read it at serves the step no more than its
+// file: it is decoded again for the sides read, keeping the side it had when both fit.
+TEST_F(MemoryPlanTest, ASliceHeldForTheOtherSideIsDecodedForTheSidesRead) {
+    const std::vector<SuccessorRead> reads = successor_reads(step_);
+    const auto one_sided = std::find_if(reads.begin(), reads.end(), [](const SuccessorRead& r) {
+        return !is_color_symmetric(r.slice) && r.sides.count() == 1;
+    });
+    ASSERT_NE(one_sided, reads.end());
+    const SliceId t = one_sided->slice;
+    const SideSet other = SideSet::only(one_sided->sides.contains(Color::Black) ? Color::White : Color::Black);
+    const auto run = [&](std::uint64_t budget) {
+        SolutionStore store;
+        store.add(SolvedSlice(t, other));
+        std::vector<std::pair<SliceId, SideSet>> restored;
+        DecodedSlicePlan plan(budget, kCache, file_bytes);
+        plan.assume(0);
+        // Only t is available: the other slices read stay with their files.
+        plan.make_room(store, step_, kStep, {}, [&](SliceId u) { return u == t; },
+                       [&](SliceId u, SideSet sides) {
+                           restored.emplace_back(u, sides);
+                           store.add(SolvedSlice(u, sides));
+                       });
+        EXPECT_TRUE(store.answers(t, one_sided->sides.contains(Color::Black) ? Color::Black : Color::White));
+        return restored;
+    };
+    std::uint64_t files = 0;
+    for (const SuccessorRead& r : reads) files += file_bytes(r.slice);
+    const std::uint64_t base = kCache + kStep + files - file_bytes(t);
+    // Room for both sides: both.
+    auto restored = run(base + 4 * slice_size(t));
+    ASSERT_EQ(restored.size(), 1u);
+    EXPECT_EQ(restored[0].second, SideSet::both());
+    // Room for one: the side read.
+    restored = run(base + 2 * slice_size(t));
+    ASSERT_EQ(restored.size(), 1u);
+    EXPECT_EQ(restored[0].second, one_sided->sides);
 }
 
 TEST(MemoryPlanCache, IsAnEighthOfTheBudgetBetween8MiBAnd1GiB) {

@@ -13,6 +13,7 @@
 #include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
+#include "core/formats/native/store_then_files.hpp"
 #include "core/formats/native/verify_database.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/one_ply_check.hpp"
@@ -249,6 +250,57 @@ TEST_F(NativeBuild, MissingSliceIsReportedAndItsDependentsAreNotChecked) {
         << (r.messages.empty() ? "" : r.messages.front());
 }
 
+// A slice brought back from its file for one side to move (a build or verification under a
+// budget reads each successor at one side, successor_reads) holds that side's values, exactly
+// those of a full restore, in half the memory. A colour-symmetric slice holds Black and answers
+// White by reversal; any other slice held for one side sends the other side to its file
+// (StoreThenFiles) and the store alone refuses it.
+TEST_F(NativeBuild, ASliceRestoredForOneSideHoldsExactlyThatSide) {
+    const native::NativeDatabase db(*dir_);
+    SolutionStore full;
+    for (const SliceId s : build_order(pieces())) full.add(native::restore_solved_slice(*db.file(s), full, 2));
+    std::size_t symmetric = 0, asymmetric = 0;
+    for (const SliceId s : build_order(pieces())) {
+        const SolvedSlice& whole = *full.find(s);
+        const SliceIndexer indexer(s);
+        const std::uint64_t step = std::max<std::uint64_t>(1, whole.size() / 20000);
+        for (const Color side : {Color::Black, Color::White}) {
+            SolvedSlice one = native::restore_solved_slice(*db.file(s), full, 2, nullptr, SideSet::only(side));
+            const SideSet held = is_color_symmetric(s) ? SideSet::only(Color::Black) : SideSet::only(side);
+            ASSERT_EQ(one.sides(), held) << s.to_string();
+            EXPECT_EQ(one.memory_bytes(), 2 * whole.size() + one.wide(Color::Black).memory_bytes() + one.wide(Color::White).memory_bytes());
+            SolutionStore partial;
+            partial.add(std::move(one));
+            const native::StoreThenFiles through_files(partial, &db);
+            EXPECT_TRUE(partial.answers(s, side));
+            const bool other_answered = is_color_symmetric(s);
+            EXPECT_EQ(partial.answers(s, opposite(side)), other_answered) << s.to_string();
+            for (std::uint64_t i = 0; i < whole.size(); i += step) {
+                const Position p = indexer.position_at(i);
+                ASSERT_EQ(partial.value(p, side), whole.value(i, side)) << s.to_string() << " " << to_fen(p, side);
+                ASSERT_EQ(through_files.value(p, opposite(side)), whole.value(i, opposite(side)))
+                    << s.to_string() << " " << to_fen(p, opposite(side));
+                if (other_answered) {
+                    ASSERT_EQ(partial.value(p, opposite(side)), whole.value(i, opposite(side))) << to_fen(p, opposite(side));
+                }
+            }
+            if (!other_answered) {
+                EXPECT_THROW((void)partial.value(indexer.position_at(0), opposite(side)), std::out_of_range);
+            }
+            ++(is_color_symmetric(s) ? symmetric : asymmetric);
+        }
+    }
+    EXPECT_GT(symmetric, 0u);
+    EXPECT_GT(asymmetric, 0u);
+
+    // keep(): a full solution reduced to one side equals that side restored alone.
+    const std::vector<SliceId> three = build_order(3);
+    const SliceId s = *std::find_if(three.begin(), three.end(), [](SliceId t) { return t.total() == 3; });
+    SolvedSlice reduced = *full.find(s);
+    reduced.keep(SideSet::only(Color::White));
+    EXPECT_EQ(reduced, native::restore_solved_slice(*db.file(s), full, 2, nullptr, SideSet::only(Color::White)));
+}
+
 // A wrong value written through the writer (so every checksum is right) must be found by the
 // one-ply check and reported with the position's FEN, whichever kind is wrong.
 TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
@@ -408,10 +460,18 @@ TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
     workflow::BuildObserver cancel_early;
     cancel_early.on_item = [&](const workflow::BuildItem&) { return ++items < build_order(pieces()).size() / 3; };
     EXPECT_THROW(workflow::build_database(request, cancel_early), RuntimeError);
-    const workflow::BuildReport report = workflow::build_database(request);
     // Finished slices that the slices still to be solved read are read back into memory while
-    // they fit beside them (resumed), the others are read through their files.
+    // they fit beside them (resumed), for the side to move they are read at (successor_reads),
+    // the others are read through their files.
+    std::size_t one_side_resumes = 0;
+    workflow::BuildObserver watch;
+    watch.on_item = [&](const workflow::BuildItem& item) {
+        if (item.stage == workflow::BuildStage::Resume && item.detail.find(" to move) for ") != std::string::npos) ++one_side_resumes;
+        return true;
+    };
+    const workflow::BuildReport report = workflow::build_database(request, watch);
     EXPECT_GT(report.resumed_slices, 0U);
+    EXPECT_GT(one_side_resumes, 0U);
     std::uint64_t largest = 0, all_solutions = 0;
     for (const SliceId s : build_order(pieces())) {
         largest = std::max(largest, 4 * slice_size(s));

@@ -18,18 +18,33 @@ std::vector<SliceId> build_order(int max_pieces) {
     return order;
 }
 
-std::vector<SliceId> successor_slices(SliceId slice) {
-    std::vector<SliceId> out;
-    auto add = [&](SliceId s) {
+std::vector<SuccessorRead> successor_reads(SliceId slice) {
+    std::vector<SuccessorRead> out;
+    auto add = [&](SliceId s, Color side_to_move) {
         if (s.black() == 0 || s.white() == 0) return;
-        if (!is_canonical(s)) s = color_reversed(s);
-        if (s == slice || std::find(out.begin(), out.end(), s) != out.end()) return;
-        out.push_back(s);
+        if (!is_canonical(s)) {
+            s = color_reversed(s);
+            side_to_move = opposite(side_to_move);
+        }
+        if (s == slice) return;
+        const auto it = std::find_if(out.begin(), out.end(), [&](const SuccessorRead& r) { return r.slice == s; });
+        if (it != out.end()) {
+            it->sides |= SideSet::only(side_to_move);
+        } else {
+            out.push_back({s, SideSet::only(side_to_move)});
+        }
     };
     // Moves by Black; White's are Black's in the colour-reversed slice.
     for (const bool black_moves : {true, false}) {
         const SliceId mover_view = black_moves ? slice : color_reversed(slice);
-        auto add_as_played = [&](SliceId s) { add(black_moves ? s : color_reversed(s)); };
+        // After Black's move White is to move; after White's, Black.
+        auto add_as_played = [&](SliceId s) {
+            if (black_moves) {
+                add(s, Color::White);
+            } else {
+                add(color_reversed(s), Color::Black);
+            }
+        };
         for (const bool promotes : {false, true}) {
             if (promotes && mover_view.nbm == 0) continue;
             const int promoted = promotes ? 1 : 0;
@@ -42,6 +57,12 @@ std::vector<SliceId> successor_slices(SliceId slice) {
             }
         }
     }
+    return out;
+}
+
+std::vector<SliceId> successor_slices(SliceId slice) {
+    std::vector<SliceId> out;
+    for (const SuccessorRead& r : successor_reads(slice)) out.push_back(r.slice);
     return out;
 }
 

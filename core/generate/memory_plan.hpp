@@ -4,11 +4,13 @@
 // What the process holds during a step:
 //   process   what the plan does not itemise: the program, thread arenas, buffers, measured
 //             (resident set minus decoded slices minus the page cache's filled slots);
-//   decoded   the solved slices in the store (4 bytes a position);
+//   decoded   the solved slices in the store (2 bytes a position and side to move held: a slice
+//             brought back to be read is held for the sides it is read at, build_driver.hpp);
 //   step      what the step itself needs (the caller says: a slice being solved holds its levels
 //             and workspaces, one being checked its values, capture flags and own file);
 //   cache     the page cache, charged at its capacity;
-//   files     the file pages of the slices the step reads that are not decoded (a lookup through
+//   files     the file pages of the slices the step reads that are not decoded for the sides
+//             it reads them at (a lookup through
 //             a file reads its pages; they leave the resident set after the step,
 //             MappedFile::release_resident_pages).
 // A lookup in memory is a load; one through a file a page decompression and, at a capture
@@ -26,10 +28,15 @@
 #include <functional>
 #include <span>
 
+#include "core/generate/build_driver.hpp"
+#include "core/generate/side_set.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/index/slice.hpp"
 
 namespace egdb {
+
+// Whether `store` answers r.slice at every side to move it is read at (SolutionStore::answers).
+bool answers_every_side_read(const SolutionStore& store, const SuccessorRead& r);
 
 class DecodedSlicePlan {
 public:
@@ -55,13 +62,19 @@ public:
     std::uint64_t held(const SolutionStore& store, SliceId slice, std::uint64_t step_bytes) const;
 
     // Drops slices of `earlier` (oldest first) from `store` until the step fits: first those
-    // `slice` does not read, then those it reads. Then, for each slice it reads that is not
-    // decoded and `available(t)`, brings it back with `restore(t)` (which adds it to the store)
-    // if the step still fits with t decoded instead of read through its file. Returns what the
-    // step holds then (more than the budget when even an empty store does not make it fit).
+    // `slice` does not read (or holds for a side to move it does not read them at), then those it
+    // reads. Then, for each slice t it reads (successor_reads) that the store does not answer at
+    // the sides read and that is `available(t)`, calls `restore(t, sides)` (which adds t to the
+    // store, decoded for `sides`) if the step still fits with t decoded instead of read through
+    // its file. `sides` are the sides read, with those t was already held for when that fits too.
+    // Returns what the step holds then (more than the budget when even an empty store does not
+    // make it fit).
     std::uint64_t make_room(SolutionStore& store, SliceId slice, std::uint64_t step_bytes, std::span<const SliceId> earlier,
                             const std::function<bool(SliceId)>& available,
-                            const std::function<void(SliceId)>& restore) const;
+                            const std::function<void(SliceId, SideSet)>& restore) const;
+
+    // The bytes of slice t decoded for `sides` (SolvedSlice::sides_to_hold): 2 a position and side.
+    static std::uint64_t decoded_bytes(SliceId t, SideSet sides) noexcept;
 
     std::uint64_t budget_bytes() const noexcept { return budget_; }
 
@@ -70,8 +83,8 @@ public:
     static std::size_t cache_bytes(std::uint64_t budget_bytes) noexcept;
 
 private:
-    // held() for a step that reads `reads` (successor_slices(slice), computed once by the caller).
-    std::uint64_t held(const SolutionStore& store, std::span<const SliceId> reads, std::uint64_t step_bytes) const;
+    // held() for a step that reads `reads` (successor_reads(slice), computed once by the caller).
+    std::uint64_t held(const SolutionStore& store, std::span<const SuccessorRead> reads, std::uint64_t step_bytes) const;
 
     std::uint64_t budget_;
     std::uint64_t cache_;

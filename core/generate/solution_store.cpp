@@ -38,4 +38,9 @@ void SolutionStore::throw_not_solved(SliceId canonical) {
     throw std::out_of_range("slice " + canonical.to_string() + " is not solved");
 }
 
+void SolutionStore::throw_not_held(SliceId canonical, Color side_to_move) {
+    throw std::out_of_range("slice " + canonical.to_string() + " is held without " + std::string(color_name(side_to_move)) +
+                            " to move");
+}
+
 }  // namespace egdb

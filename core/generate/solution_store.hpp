@@ -30,6 +30,12 @@ public:
 
     // The solution of a canonical slice, or nullptr.
     const SolvedSlice* find(SliceId slice) const noexcept;
+    // Whether value() answers positions of canonical slice `slice` with `side_to_move`: the
+    // slice is held for that side (or, colour-symmetric, for the other: SolvedSlice::sides_to_hold).
+    bool answers(SliceId slice, Color side_to_move) const noexcept {
+        const SolvedSlice* solved = find(slice);
+        return solved != nullptr && (solved->holds(side_to_move) || is_color_symmetric(slice));
+    }
 
     // Canonical slices held, in insertion order.
     const std::vector<SliceId>& slices() const noexcept { return order_; }
@@ -54,6 +60,7 @@ private:
                                         s.nwk);
     }
     [[noreturn]] static void throw_not_solved(SliceId canonical);
+    [[noreturn]] static void throw_not_held(SliceId canonical, Color side_to_move);
 
     std::array<Held, kCountsPerGroup * kCountsPerGroup * kCountsPerGroup * kCountsPerGroup> slots_;
     std::vector<SliceId> order_;
@@ -69,6 +76,11 @@ inline PositionValue SolutionStore::value(const Position& position, Color side_t
     const Held& held = slots_[slot_of(canonical)];
     if (!held.solved) throw_not_solved(canonical);
     if (reverse) return held.solved->value(held.indexer->index_of(reversed(position)), opposite(side_to_move));
+    if (!held.solved->holds(side_to_move)) [[unlikely]] {
+        // Held for one side only: a colour-symmetric slice answers the other in the reversed position.
+        if (!is_color_symmetric(canonical)) throw_not_held(canonical, side_to_move);
+        return held.solved->value(held.indexer->index_of(reversed(position)), opposite(side_to_move));
+    }
     return held.solved->value(held.indexer->index_of(position), side_to_move);
 }
 

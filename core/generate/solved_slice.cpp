@@ -5,14 +5,33 @@
 
 namespace egdb {
 
-SolvedSlice::SolvedSlice(SliceId slice) : slice_(slice), size_(slice_size(slice)) {
-    for (std::size_t side = 0; side < 2; ++side) {
-        dtw_codes_[side].assign(size_, kDrawCode);
-        mtc_[side].assign(size_, 0);
+SolvedSlice::SolvedSlice(SliceId slice, SideSet sides) : slice_(slice), size_(slice_size(slice)), sides_(sides) {
+    for (const Color side : {Color::Black, Color::White}) {
+        if (!sides_.contains(side)) continue;
+        dtw_codes_[static_cast<std::size_t>(side)].assign(size_, kDrawCode);
+        mtc_[static_cast<std::size_t>(side)].assign(size_, 0);
     }
 }
 
+SideSet SolvedSlice::sides_to_hold(SliceId slice, SideSet needed) noexcept {
+    if (is_color_symmetric(slice) && needed.count() == 1) return SideSet::only(Color::Black);
+    return needed;
+}
+
+void SolvedSlice::keep(SideSet sides) {
+    sides = sides_to_hold(slice_, sides);
+    for (const Color side : {Color::Black, Color::White}) {
+        if (sides.contains(side) || !sides_.contains(side)) continue;
+        const auto s = static_cast<std::size_t>(side);
+        dtw_codes_[s] = {};
+        mtc_[s] = {};
+        wide_[s] = {};
+    }
+    sides_ = sides_ & sides;
+}
+
 void SolvedSlice::store(const SolvedLevel& level) {
+    if (sides_ != SideSet::both()) throw std::logic_error("a level is stored into a solution of both sides to move");
     if (level.slice() != slice_) throw std::invalid_argument("a level of slice " + level.slice().to_string() + " is not part of " + slice_.to_string());
     const std::uint64_t block = level.block_size();
     const auto& configurations = level.configurations();

@@ -1,7 +1,8 @@
 // The solution of one slice, in memory: for both sides to move and every index of the slice
 // (kingsrow-format.md section 2), one DTW code byte (which also carries WLD) and one MTC byte
 // (position_value.hpp), and the rare wide positions in a table (wide_values.hpp). A writer
-// serialises these; the solver fills them.
+// serialises these; the solver fills them. A slice brought back from its file only to be read
+// may hold one side to move (sides()): the other side's values are then absent, not draws.
 #pragma once
 
 #include <array>
@@ -11,6 +12,7 @@
 
 #include "core/board/position.hpp"
 #include "core/generate/position_value.hpp"
+#include "core/generate/side_set.hpp"
 #include "core/generate/solved_level.hpp"
 #include "core/index/slice.hpp"
 
@@ -18,8 +20,18 @@ namespace egdb {
 
 class SolvedSlice {
 public:
-    // All entries start as draws with MTC 0.
-    explicit SolvedSlice(SliceId slice);
+    // All entries of `sides` start as draws with MTC 0; the other side has no values.
+    explicit SolvedSlice(SliceId slice, SideSet sides = SideSet::both());
+
+    // The sides to hold so that `needed` can be answered. A colour-symmetric slice holds Black
+    // alone for either side: White to move there is Black to move in the colour-reversed
+    // position, in the same slice (kingsrow-format.md 1.5), which SolutionStore answers.
+    static SideSet sides_to_hold(SliceId slice, SideSet needed) noexcept;
+
+    SideSet sides() const noexcept { return sides_; }
+    bool holds(Color side_to_move) const noexcept { return sides_.contains(side_to_move); }
+    // Frees the values of the sides that sides_to_hold(slice(), sides) leaves out.
+    void keep(SideSet sides);
 
     SliceId slice() const noexcept { return slice_; }
     std::uint64_t size() const noexcept { return size_; }
@@ -54,13 +66,16 @@ public:
     // Copies the blocks of a level of this slice into place.
     void store(const SolvedLevel& level);
 
-    std::uint64_t memory_bytes() const noexcept { return 4 * size_ + wide_[0].memory_bytes() + wide_[1].memory_bytes(); }
+    std::uint64_t memory_bytes() const noexcept {
+        return 2 * size_ * static_cast<std::uint64_t>(sides_.count()) + wide_[0].memory_bytes() + wide_[1].memory_bytes();
+    }
 
     friend bool operator==(const SolvedSlice&, const SolvedSlice&) = default;
 
 private:
     SliceId slice_;
     std::uint64_t size_ = 0;
+    SideSet sides_;
     std::array<std::vector<DistanceCode>, 2> dtw_codes_;
     std::array<std::vector<std::uint8_t>, 2> mtc_;
     std::array<WideValues, 2> wide_;

@@ -27,6 +27,12 @@
 namespace egdb::workflow {
 namespace {
 
+// " (Black to move)" for a slice brought back for one side to move, "" for both.
+std::string sides_text(SideSet sides) {
+    if (sides.count() != 1) return "";
+    return std::string(" (") + std::string(color_name(sides.contains(Color::Black) ? Color::Black : Color::White)) + " to move)";
+}
+
 // The memory of one worker's block workspace, per position of its block: two 8-byte entry states
 // (BlockSolver::EntryState, one per side to move) and the distance buckets, measured at up to
 // 1.5 bytes a position (0303: 6.31 GB after classifying its one block of 318 M positions with the
@@ -172,17 +178,20 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         };
         // A finished slice back in memory: from its unit files when they were kept, else from its
         // slice file (its successors in `lookup` give the "don't care" positions their values).
-        const auto restore = [&](std::size_t k, const SolvedLookup& lookup) -> SolvedSlice {
+        // `sides`: the sides to move to bring back (SolvedSlice::sides_to_hold).
+        const auto restore = [&](std::size_t k, const SolvedLookup& lookup, SideSet sides) -> SolvedSlice {
             if (kept_units[k]) {
                 try {
-                    return native::UnitDirectory(unit_directory, order[k]).assemble();
+                    SolvedSlice assembled = native::UnitDirectory(unit_directory, order[k]).assemble();
+                    assembled.keep(sides);
+                    return assembled;
                 } catch (const std::exception& e) {
                     if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; reading slice " + order[k].to_string() + " from its file");
                     kept_units[k] = false;
                     find_units(unit_directory, order[k], true);
                 }
             }
-            return native::restore_solved_slice(native::SliceFileReader(paths[k]), lookup, threads, nullptr);
+            return native::restore_solved_slice(native::SliceFileReader(paths[k]), lookup, threads, nullptr, sides);
         };
         // A slice solved in units has counted its positions unit by unit.
         bool counted_by_units = false;
@@ -260,7 +269,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         if (request.assumed_process_bytes) memory_plan.assume(*request.assumed_process_bytes);
         const auto solve_within_budget = [&](std::size_t i) {
             const SliceId s = order[i];
-            const std::vector<SliceId> reads = successor_slices(s);
+            const std::vector<SuccessorRead> reads = successor_reads(s);
             const bool by_units = slice_size(s) >= request.unit_file_min_positions;
             std::uint64_t widest = 0;
             for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
@@ -283,7 +292,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             memory_plan.measure(resident_memory_bytes(), store, 0);
             const auto earlier = std::span<const SliceId>(order).first(i);
             const auto available = [&](SliceId t) { return finished[index_in_order(t)]; };
-            const auto bring_back = [&](SliceId t) {
+            const auto bring_back = [&](SliceId t, SideSet sides) {
                 const std::size_t k = index_in_order(t);
                 const auto t0 = Clock::now();
                 // Restoring reads t's successors for its "don't care" positions: open the files
@@ -292,12 +301,12 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
                 memory_or_files.set_files(files.get());
                 const bool from_units = kept_units[k];
-                store.add(restore(k, memory_or_files));
+                store.add(restore(k, memory_or_files, sides));
                 files->release_resident_pages();
                 ++result.resumed_slices;
                 report(observer, BuildItem{BuildStage::Resume, t.to_string(), slice_size(t), seconds_since(t0),
                                            "resumed from " + (from_units ? std::string("its unit files") : paths[k].filename().string()) +
-                                               " for " + s.to_string(),
+                                               sides_text(SolvedSlice::sides_to_hold(t, sides)) + " for " + s.to_string(),
                                            done,
                                            result.positions});
             };
@@ -308,7 +317,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             }
             // The files written since the last slice are seen by opening them again, which is
             // needed only when a slice this one reads is not in memory.
-            if (std::any_of(reads.begin(), reads.end(), [&](SliceId t) { return store.find(t) == nullptr; })) {
+            if (!std::all_of(reads.begin(), reads.end(), [&](const SuccessorRead& r) { return answers_every_side_read(store, r); })) {
                 memory_or_files.set_files(nullptr);
                 files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
                 memory_or_files.set_files(files.get());
@@ -326,7 +335,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                     // Restoring reads the successors, which are in the store (they are loaded
                     // for every slice that reads them, and released only after it).
                     detail = "resumed from " + (kept_units[i] ? std::string("its unit files") : paths[i].filename().string());
-                    store.add(restore(i, store));
+                    store.add(restore(i, store, SideSet::both()));
                     ++result.resumed_slices;
                 }
                 done += slice_size(s);

@@ -200,12 +200,17 @@ private:
 
 template <class Lookup>
 SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int threads,
-                         std::array<CaptureBits, 2>* must_capture) {
+                         std::array<CaptureBits, 2>* must_capture, SideSet wanted) {
     const SliceId slice = file.slice();
-    SolvedSlice solved(slice);
+    const SideSet held = SolvedSlice::sides_to_hold(slice, wanted);
+    SolvedSlice solved(slice, held);
     const std::uint64_t n = solved.size();
     const SliceIndexer indexer(slice);
-    const std::vector<Color> sides = stored_sides(slice);
+    // The sides read from the file: those stored and held.
+    std::vector<Color> sides;
+    for (const Color side : stored_sides(slice)) {
+        if (held.contains(side)) sides.push_back(side);
+    }
     for (Color side : sides) {
         const int wld_section = file.find_section(ValueKind::Wld, side);
         const int dtw_section = file.find_section(ValueKind::Dtw, side);
@@ -303,7 +308,7 @@ SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int
         }
     });
     for (const auto& [i, side, v] : derived_wide) solved.set_value(i, side, v);
-    if (sides.size() == 1) {
+    if (is_color_symmetric(slice) && held.contains(Color::White)) {
         std::vector<std::pair<std::uint64_t, std::uint64_t>> wide_mirrors;  // (white index, its black index)
         parallel_ranges(n, threads, [&](std::uint64_t first, std::uint64_t last) {
             BlockWalk walk(indexer, kings, first);
@@ -328,13 +333,13 @@ SolvedSlice restore_with(const SliceFileReader& file, const Lookup& smaller, int
 }  // namespace
 
 SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStore& smaller, int threads,
-                                 std::array<CaptureBits, 2>* must_capture) {
-    return restore_with(file, smaller, threads, must_capture);
+                                 std::array<CaptureBits, 2>* must_capture, SideSet sides) {
+    return restore_with(file, smaller, threads, must_capture, sides);
 }
 
 SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads,
-                                 std::array<CaptureBits, 2>* must_capture) {
-    return restore_with(file, smaller, threads, must_capture);
+                                 std::array<CaptureBits, 2>* must_capture, SideSet sides) {
+    return restore_with(file, smaller, threads, must_capture, sides);
 }
 
 }  // namespace egdb::native

@@ -86,14 +86,17 @@ bool can_restore(const SliceFileReader& file);
 // DTW codes that carry only WLD (1 for a win, 0 for a loss), one without MTC sections MTC 0.
 // Throws CorruptDataError when a stored side has no WLD section or a page is damaged, and what
 // `smaller` throws for a slice it does not hold.
-// With `must_capture`, (*must_capture)[side] receives, for each stored side, the bitset of the
-// positions where that side has a capture (bit i % 64 of word i / 64), found on the way.
+// With `must_capture`, (*must_capture)[side] receives, for each stored side read, the bitset of
+// the positions where that side has a capture (bit i % 64 of word i / 64), found on the way.
+// `sides`: the sides to move to restore (SolvedSlice::sides_to_hold); a slice brought back only to
+// be read is read at one side (successor_reads), and restoring that side alone takes half the
+// memory and about half the time.
 using CaptureBits = std::vector<std::uint64_t>;
 SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolutionStore& smaller, int threads = 1,
-                                 std::array<CaptureBits, 2>* must_capture = nullptr);
+                                 std::array<CaptureBits, 2>* must_capture = nullptr, SideSet sides = SideSet::both());
 // The same with the smaller slices from any source (a verification under a memory budget reads
 // some of them from their files).
 SolvedSlice restore_solved_slice(const SliceFileReader& file, const SolvedLookup& smaller, int threads,
-                                 std::array<CaptureBits, 2>* must_capture);
+                                 std::array<CaptureBits, 2>* must_capture, SideSet sides = SideSet::both());
 
 }  // namespace egdb::native

@@ -1,7 +1,8 @@
-// The values of solved slices held partly in memory and partly only in their files: a slice the
-// SolutionStore holds is answered from it, any other from its native file through a
-// NativeDatabase (page cache; "don't care" positions resolved from their successors). A build or
-// a verification under a memory budget drops decoded slices from the store and reads them here.
+// The values of solved slices held partly in memory and partly only in their files: a position
+// the SolutionStore answers (its slice held for that side to move) is answered from it, any other
+// from its native file through a NativeDatabase (page cache; "don't care" positions resolved from
+// their successors). A build or a verification under a memory budget drops decoded slices from
+// the store, or holds them for one side, and reads the rest here.
 #pragma once
 
 #include "core/formats/native/native_database.hpp"
@@ -18,7 +19,8 @@ public:
     PositionValue value(const Position& position, Color side_to_move) const override {
         if (files_ != nullptr && !has_empty_side(position)) {
             const SliceId slice = slice_of(position);
-            if (store_.find(is_canonical(slice) ? slice : color_reversed(slice)) == nullptr) {
+            const bool canonical = is_canonical(slice);
+            if (!store_.answers(canonical ? slice : color_reversed(slice), canonical ? side_to_move : opposite(side_to_move))) {
                 return files_->value(position, side_to_move);
             }
         }

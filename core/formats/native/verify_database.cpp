@@ -248,7 +248,8 @@ budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
     const auto is_checked = [&](SliceId t) { return std::find(checked_ok.begin(), checked_ok.end(), t) != checked_ok.end(); };
     // Under a budget, before slice order[k] is decoded (memory_plan.hpp): the step holds this
     // slice's values (4 bytes a position), its capture flags (1 bit a position and side) and its
-    // own file's pages; the slices it reads that fit are decoded again.
+    // own file's pages; the slices it reads that fit are decoded again, for the sides to move they
+    // are read at.
     DecodedSlicePlan plan(budget, file_cache, [&](SliceId t) -> std::uint64_t {
         const SliceFileReader* f = db.file(t);
         return f != nullptr ? f->file_size() : 0;
@@ -258,8 +259,8 @@ budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
         const SliceId slice = order[k];
         plan.measure(resident_memory_bytes(), store, db.cache_stats().bytes);
         const std::uint64_t step = 4 * slice_size(slice) + slice_size(slice) / 4 + db.file(slice)->file_size();
-        plan.make_room(store, slice, step, std::span<const SliceId>(order).first(k), is_checked, [&](SliceId t) {
-            store.add(restore_solved_slice(*db.file(t), checked_slices, threads, nullptr));
+        plan.make_room(store, slice, step, std::span<const SliceId>(order).first(k), is_checked, [&](SliceId t, SideSet sides) {
+            store.add(restore_solved_slice(*db.file(t), checked_slices, threads, nullptr, sides));
             ++report.slices_decoded_again;
             db.release_resident_pages();
         });
