@@ -176,6 +176,26 @@ TEST_F(MemoryPlanTest, ASliceHeldForTheOtherSideIsDecodedForTheSidesRead) {
     EXPECT_EQ(restored[0].second, one_sided->sides);
 }
 
+// What a solution kept for later slices keeps: the sides to move they read it at, nothing when
+// none reads it.
+TEST_F(MemoryPlanTest, AKeptSolutionKeepsTheSidesLaterSlicesReadItAt) {
+    const std::vector<SuccessorRead> reads = successor_reads(step_);
+    const SuccessorRead& r = reads.front();
+    const SliceId readers[] = {step_};
+    EXPECT_EQ(sides_read_by(r.slice, readers), r.sides);
+    EXPECT_TRUE(sides_read_by(step_, readers).empty());
+    SolutionStore store;
+    store.add(SolvedSlice(r.slice));
+    store.add(SolvedSlice(step_));
+    store.keep_sides(r.slice, sides_read_by(r.slice, readers));
+    ASSERT_NE(store.find(r.slice), nullptr);
+    EXPECT_EQ(store.find(r.slice)->sides(), SolvedSlice::sides_to_hold(r.slice, r.sides));
+    EXPECT_EQ(store.find(r.slice)->memory_bytes(), DecodedSlicePlan::decoded_bytes(r.slice, r.sides));
+    EXPECT_TRUE(answers_every_side_read(store, r));
+    store.keep_sides(step_, sides_read_by(step_, readers));
+    EXPECT_EQ(store.find(step_), nullptr);
+}
+
 TEST(MemoryPlanCache, IsAnEighthOfTheBudgetBetween8MiBAnd1GiB) {
     constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
     EXPECT_EQ(DecodedSlicePlan::cache_bytes(0), 8 * kMiB);

@@ -60,6 +60,16 @@ std::vector<SuccessorRead> successor_reads(SliceId slice) {
     return out;
 }
 
+SideSet sides_read_by(SliceId slice, std::span<const SliceId> readers) {
+    SideSet sides;
+    for (const SliceId reader : readers) {
+        for (const SuccessorRead& r : successor_reads(reader)) {
+            if (r.slice == slice) sides |= r.sides;
+        }
+    }
+    return sides;
+}
+
 std::vector<SliceId> successor_slices(SliceId slice) {
     std::vector<SliceId> out;
     for (const SuccessorRead& r : successor_reads(slice)) out.push_back(r.slice);

@@ -58,6 +58,10 @@ struct SuccessorRead {
 // successor_slices(slice), in the same order, each with the sides to move it is read at.
 std::vector<SuccessorRead> successor_reads(SliceId slice);
 
+// The sides to move at which any of `readers` reads `slice` (successor_reads); empty when none
+// does. A solution kept for later slices under a memory budget keeps those sides only.
+SideSet sides_read_by(SliceId slice, std::span<const SliceId> readers);
+
 // The canonical slices that solving `targets` needs: the targets (any orientation) and, again and
 // again, the slices their moves lead to (successor_slices), in build order. GWDEGTB-style builds
 // of one material use it: `egdb build --slices 1212` solves 1212 and what it depends on only.

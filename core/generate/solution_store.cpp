@@ -23,6 +23,15 @@ void SolutionStore::remove(SliceId slice) {
     order_.erase(std::find(order_.begin(), order_.end(), slice));
 }
 
+void SolutionStore::keep_sides(SliceId slice, SideSet sides) {
+    if (!is_indexable(slice) || !slots_[slot_of(slice)].solved) return;
+    if (sides.empty()) {
+        remove(slice);
+        return;
+    }
+    slots_[slot_of(slice)].solved->keep(sides);
+}
+
 const SolvedSlice* SolutionStore::find(SliceId slice) const noexcept {
     if (!is_indexable(slice)) return nullptr;
     return slots_[slot_of(slice)].solved.get();

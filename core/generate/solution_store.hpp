@@ -27,6 +27,9 @@ public:
     // Drops the solution of `slice` and frees its memory; nothing happens when it is not held.
     // Not thread-safe against lookups.
     void remove(SliceId slice);
+    // Frees the values of `slice` at the sides to move outside `sides` (SolvedSlice::keep); drops
+    // it when `sides` is empty. Nothing happens when it is not held. Not thread-safe against lookups.
+    void keep_sides(SliceId slice, SideSet sides);
 
     // The solution of a canonical slice, or nullptr.
     const SolvedSlice* find(SliceId slice) const noexcept;
@@ -34,7 +37,7 @@ public:
     // slice is held for that side (or, colour-symmetric, for the other: SolvedSlice::sides_to_hold).
     bool answers(SliceId slice, Color side_to_move) const noexcept {
         const SolvedSlice* solved = find(slice);
-        return solved != nullptr && (solved->holds(side_to_move) || is_color_symmetric(slice));
+        return solved != nullptr && (solved->holds(side_to_move) || (is_color_symmetric(slice) && solved->holds(opposite(side_to_move))));
     }
 
     // Canonical slices held, in insertion order.

@@ -323,8 +323,10 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 memory_or_files.set_files(files.get());
             }
             // A slice solved in memory stays in the store for the slices that read it (they may
-            // drop it); one solved in units is brought in by them when it fits.
+            // drop it), for the sides to move they read it at; one solved in units is brought in
+            // by them when it fits.
             solve_and_write(i, memory_or_files, !by_units);
+            store.keep_sides(s, sides_read_by(s, std::span<const SliceId>(order).subspan(i + 1)));
         };
         for (std::size_t i = 0; i < order.size(); ++i) {
             const SliceId s = order[i];

@@ -17,6 +17,7 @@
 #include "core/formats/native/unit_file.hpp"
 #include "core/formats/native/unit_range_reader.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/generate/memory_plan.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/util/error.hpp"
@@ -381,37 +382,44 @@ SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::v
 
 }  // namespace
 
-void UnitWorker::prepare_inputs(Context& c) {
+void UnitWorker::prepare_inputs(Context& c, SliceId slice) {
     // The files written by other workers since the last slice are seen by opening the
     // directory again. A slice that reads no other (0101) needs none, and there may be none.
     const std::uint64_t budget = request_.worker_memory_bytes;
-    const std::size_t cache = budget == 0 ? std::size_t{64} << 20
-                                          : std::clamp<std::size_t>(static_cast<std::size_t>(budget / 8), std::size_t{8} << 20,
-                                                                    std::size_t{1} << 30);
+    const std::size_t cache = budget == 0 ? std::size_t{64} << 20 : DecodedSlicePlan::cache_bytes(budget);
     c.lookup.set_files(nullptr);
     c.files.reset();
     if (c.successors.empty()) return;
     c.files = std::make_unique<native::NativeDatabase>(request_.out, native::OpenOptions{cache});
     c.lookup.set_files(c.files.get());
-    const auto reads = [&](SliceId t) { return std::find(c.successors.begin(), c.successors.end(), t) != c.successors.end(); };
-    // Make room for what this slice reads: first drop the slices it does not read.
+    // Each slice read is brought back for the sides to move it is read at (successor_reads).
+    const std::vector<SuccessorRead> read_sides = successor_reads(slice);
+    const auto read_of = [&](SliceId t) {
+        return std::find_if(read_sides.begin(), read_sides.end(), [&](const SuccessorRead& r) { return r.slice == t; });
+    };
+    const auto in_memory = [&](const SuccessorRead& r) { return answers_every_side_read(c.store, r); };
+    // Make room for what this slice reads: first drop the slices it does not read (or holds for
+    // another side to move).
     std::uint64_t needed = 0;
-    for (SliceId t : c.successors) {
-        if (c.store.find(t) == nullptr) needed += 4 * slice_size(t);
+    for (const SuccessorRead& r : read_sides) {
+        if (!in_memory(r)) needed += DecodedSlicePlan::decoded_bytes(r.slice, r.sides);
     }
     if (budget != 0) {
         const std::vector<SliceId> held = c.store.slices();
         for (SliceId t : held) {
             if (c.store.memory_bytes() + needed <= budget) break;
-            if (!reads(t)) c.store.remove(t);
+            const auto r = read_of(t);
+            if (r == read_sides.end() || !in_memory(*r)) c.store.remove(t);
         }
     }
     // Smaller slices first (build order), so that restoring one reads those before it from memory.
     for (SliceId t : request_.order) {
-        if (!reads(t) || c.store.find(t) != nullptr) continue;
-        if (budget != 0 && c.store.memory_bytes() + 4 * slice_size(t) > budget) continue;
+        const auto r = read_of(t);
+        if (r == read_sides.end() || in_memory(*r)) continue;
+        if (c.store.find(t) != nullptr) c.store.remove(t);
+        if (budget != 0 && c.store.memory_bytes() + DecodedSlicePlan::decoded_bytes(t, r->sides) > budget) continue;
         c.store.add(native::restore_solved_slice(native::SliceFileReader(request_.out / native::slice_file_name(t.nbm, t.nbk, t.nwm, t.nwk)),
-                                                 c.lookup, request_.threads, nullptr));
+                                                 c.lookup, request_.threads, nullptr, r->sides));
     }
 }
 
@@ -431,7 +439,7 @@ TaskOutcome UnitWorker::run(const Task& task) {
             c.levels = men_configuration_levels(task.slice);
             c.successors = successor_slices(task.slice);
             c.above.reset();
-            prepare_inputs(c);
+            prepare_inputs(c, task.slice);
             c.slice = task.slice;  // only once its inputs are in place
         }
         const MenLevel& l = find_level(c.levels, task.slice, task.advancement);

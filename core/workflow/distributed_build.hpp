@@ -164,7 +164,7 @@ public:
 
 private:
     struct Context;
-    void prepare_inputs(Context& context);
+    void prepare_inputs(Context& context, SliceId slice);
     TaskOutcome encode_part(const Task& task);
     TaskOutcome assemble(const Task& task);
     DistributedRequest request_;

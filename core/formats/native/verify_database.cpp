@@ -318,7 +318,16 @@ budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
         for (const SliceId held : std::vector<SliceId>(store.slices())) {
             if (std::find(needed.begin(), needed.end(), held) == needed.end()) store.remove(held);
         }
-        if (budget > 0) db.release_resident_pages();
+        if (budget > 0) {
+            // What stays is kept for the sides to move the slices still to decode read it at (a
+            // side asked for later anyway comes from its file, StoreThenFiles).
+            std::vector<SliceId> later;
+            for (std::size_t j = k + 1; j < order.size(); ++j) {
+                if (decode[j]) later.push_back(order[j]);
+            }
+            for (const SliceId held : std::vector<SliceId>(store.slices())) store.keep_sides(held, sides_read_by(held, later));
+            db.release_resident_pages();
+        }
         const double seconds = seconds_since(start);
         report.restore_seconds += restore_seconds;
         report.check_seconds += seconds - restore_seconds;
