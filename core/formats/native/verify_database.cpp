@@ -255,10 +255,21 @@ budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
         return f != nullptr ? f->file_size() : 0;
     });
     if (options.assumed_process_bytes) plan.assume(*options.assumed_process_bytes);
-    const auto make_room = [&](std::size_t k) {
+    // The slices decoded after order[k]: what they read stays decoded, for the sides they read it at.
+    const auto decoded_after = [&](std::size_t k) {
+        std::vector<SliceId> later;
+        for (std::size_t j = k + 1; j < order.size(); ++j) {
+            if (decode[j]) later.push_back(order[j]);
+        }
+        return later;
+    };
+    // A slice to check is decoded for both sides with its capture flags; one verified earlier is
+    // decoded again only to be read, for the sides later slices read it at.
+    const auto make_room = [&](std::size_t k, SideSet sides, bool to_check) {
         const SliceId slice = order[k];
         plan.measure(resident_memory_bytes(), store, db.cache_stats().bytes);
-        const std::uint64_t step = 4 * slice_size(slice) + slice_size(slice) / 4 + db.file(slice)->file_size();
+        const std::uint64_t step = DecodedSlicePlan::decoded_bytes(slice, sides) + (to_check ? slice_size(slice) / 4 : 0) +
+                                   db.file(slice)->file_size();
         plan.make_room(store, slice, step, std::span<const SliceId>(order).first(k), is_checked, [&](SliceId t, SideSet sides) {
             store.add(restore_solved_slice(*db.file(t), checked_slices, threads, nullptr, sides));
             ++report.slices_decoded_again;
@@ -283,10 +294,17 @@ budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
         std::string obstacle = earlier[k] ? "" : missing_successor(slice, db, checked_ok);
         if (obstacle.empty()) {
             try {
-                if (budget > 0) make_room(k);
+                const bool to_check = !earlier[k];
+                SideSet sides = SideSet::both();
+                if (budget > 0 && !to_check) {
+                    const SideSet read = sides_read_by(slice, decoded_after(k));
+                    if (!read.empty()) sides = read;
+                }
+                if (budget > 0) make_room(k, sides, to_check);
                 std::array<CaptureBits, 2> must_capture;
-                store.add(budget > 0 ? restore_solved_slice(*db.file(slice), checked_slices, threads, &must_capture)
-                                     : restore_solved_slice(*db.file(slice), store, threads, &must_capture));
+                std::array<CaptureBits, 2>* capture_flags = to_check ? &must_capture : nullptr;
+                store.add(budget > 0 ? restore_solved_slice(*db.file(slice), checked_slices, threads, capture_flags, sides)
+                                     : restore_solved_slice(*db.file(slice), store, threads, capture_flags));
                 restore_seconds = seconds_since(start);
                 std::uint64_t held = store.memory_bytes();
                 for (const CaptureBits& bits : must_capture) held += bits.size() * sizeof(std::uint64_t);
@@ -321,10 +339,7 @@ budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
         if (budget > 0) {
             // What stays is kept for the sides to move the slices still to decode read it at (a
             // side asked for later anyway comes from its file, StoreThenFiles).
-            std::vector<SliceId> later;
-            for (std::size_t j = k + 1; j < order.size(); ++j) {
-                if (decode[j]) later.push_back(order[j]);
-            }
+            const std::vector<SliceId> later = decoded_after(k);
             for (const SliceId held : std::vector<SliceId>(store.slices())) store.keep_sides(held, sides_read_by(held, later));
             db.release_resident_pages();
         }
