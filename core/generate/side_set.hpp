@@ -1,6 +1,7 @@
 // A set of sides to move: which halves of a slice's solution a step needs or a SolvedSlice holds.
-// A slice's successors are read at one side to move each (build_driver.hpp, successor_reads), so
-// a slice brought back into memory for a step that only reads it needs half of its values.
+// A slice's successors are nearly always read at one side to move each (build_driver.hpp,
+// successor_reads), so a slice brought back into memory for a step that only reads it needs half
+// of its values.
 #pragma once
 
 #include <cstdint>

@@ -78,13 +78,14 @@ inline PositionValue SolutionStore::value(const Position& position, Color side_t
     if (!is_indexable(canonical)) throw_not_solved(canonical);
     const Held& held = slots_[slot_of(canonical)];
     if (!held.solved) throw_not_solved(canonical);
-    if (reverse) return held.solved->value(held.indexer->index_of(reversed(position)), opposite(side_to_move));
-    if (!held.solved->holds(side_to_move)) [[unlikely]] {
+    const Position in_canonical = reverse ? reversed(position) : position;
+    const Color side = reverse ? opposite(side_to_move) : side_to_move;
+    if (!held.solved->holds(side)) [[unlikely]] {
         // Held for one side only: a colour-symmetric slice answers the other in the reversed position.
-        if (!is_color_symmetric(canonical)) throw_not_held(canonical, side_to_move);
-        return held.solved->value(held.indexer->index_of(reversed(position)), opposite(side_to_move));
+        if (!is_color_symmetric(canonical)) throw_not_held(canonical, side);
+        return held.solved->value(held.indexer->index_of(reversed(in_canonical)), opposite(side));
     }
-    return held.solved->value(held.indexer->index_of(position), side_to_move);
+    return held.solved->value(held.indexer->index_of(in_canonical), side);
 }
 
 }  // namespace egdb

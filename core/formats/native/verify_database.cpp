@@ -166,8 +166,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     VerifyReport report;
     MessageSink sink(report, options.max_messages);
     const std::uint64_t budget = options.memory_budget_bytes;
-    const std::size_t file_cache =
-budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
+    const std::size_t file_cache = budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
     // First what the manifest lists: a deleted slice file leaves nothing else to check.
     try {
         if (const std::optional<std::vector<ManifestEntry>> manifest = read_manifest(directory)) {
