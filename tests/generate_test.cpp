@@ -77,6 +77,27 @@ TEST(GenerateOrder, DependenciesComeFirst) {
     }
 }
 
+// Calls read(side, q, t, read_at) for every legal move of either side in `p` that leaves both
+// colours on the board: q is the position after it, t the canonical slice a lookup of q asks the
+// store for and read_at the side to move there (a reversal to the canonical orientation swaps it).
+template <class Read>
+void for_each_read(const Position& p, Read&& read) {
+    for (const Color side : {Color::Black, Color::White}) {
+        MoveList moves;
+        generate_moves(p, side, moves);
+        for (const Move& m : moves) {
+            const Position q = apply_move(p, side, m);
+            if (has_empty_side(q)) continue;
+            const SliceId t = slice_of(q);
+            if (is_canonical(t)) {
+                read(side, q, t, opposite(side));
+            } else {
+                read(side, q, color_reversed(t), side);
+            }
+        }
+    }
+}
+
 // successor_slices must hold every slice a move leads to (the verifier keeps exactly those in
 // memory), and each of them is built before the slice.
 TEST(GenerateOrder, SuccessorSlicesHoldEveryMoveAndComeFirst) {
@@ -95,28 +116,16 @@ TEST(GenerateOrder, SuccessorSlicesHoldEveryMoveAndComeFirst) {
         }
         for (int n = 0; n < samples; ++n) {
             const Position p = test::random_position(rng, s.nbm, s.nbk, s.nwm, s.nwk);
-            for (const Color side : {Color::Black, Color::White}) {
-                MoveList moves;
-                generate_moves(p, side, moves);
-                for (const Move& m : moves) {
-                    const Position q = apply_move(p, side, m);
-                    if (has_empty_side(q)) continue;
-                    SliceId t = slice_of(q);
-                    Color read_at = opposite(side);
-                    if (!is_canonical(t)) {
-                        t = color_reversed(t);
-                        read_at = opposite(read_at);
-                    }
-                    if (t == s) continue;
-                    EXPECT_NE(std::find(successors.begin(), successors.end(), t), successors.end())
-                        << to_fen(p, side) << " -> " << to_fen(q, opposite(side));
-                    // successor_reads names the side to move the store is asked for there.
-                    const auto read = std::find_if(reads.begin(), reads.end(), [&](const SuccessorRead& r) { return r.slice == t; });
-                    ASSERT_NE(read, reads.end()) << s.to_string() << " -> " << t.to_string();
-                    EXPECT_TRUE(read->sides.contains(read_at)) << to_fen(p, side) << " -> " << to_fen(q, opposite(side));
-                    seen[static_cast<std::size_t>(read - reads.begin())] |= SideSet::only(read_at);
-                }
-            }
+            for_each_read(p, [&](Color side, const Position& q, SliceId t, Color read_at) {
+                if (t == s) return;
+                EXPECT_NE(std::find(successors.begin(), successors.end(), t), successors.end())
+                    << to_fen(p, side) << " -> " << to_fen(q, opposite(side));
+                // successor_reads names the side to move the store is asked for there.
+                const auto read = std::find_if(reads.begin(), reads.end(), [&](const SuccessorRead& r) { return r.slice == t; });
+                ASSERT_NE(read, reads.end()) << s.to_string() << " -> " << t.to_string();
+                EXPECT_TRUE(read->sides.contains(read_at)) << to_fen(p, side) << " -> " << to_fen(q, opposite(side));
+                seen[static_cast<std::size_t>(read - reads.begin())] |= SideSet::only(read_at);
+            });
         }
         // The same slices, in the same order, each read at some side.
         ASSERT_EQ(reads.size(), successors.size());
@@ -140,23 +149,10 @@ TEST(GenerateOrder, SuccessorSidesAreExactlyThoseMovesReach) {
         std::vector<SideSet> seen(reads.size());
         const SliceIndexer indexer(s);
         for (std::uint64_t i = 0; i < indexer.size(); ++i) {
-            const Position p = indexer.position_at(i);
-            for (const Color side : {Color::Black, Color::White}) {
-                MoveList moves;
-                generate_moves(p, side, moves);
-                for (const Move& m : moves) {
-                    const Position q = apply_move(p, side, m);
-                    if (has_empty_side(q)) continue;
-                    SliceId t = slice_of(q);
-                    Color read_at = opposite(side);
-                    if (!is_canonical(t)) {
-                        t = color_reversed(t);
-                        read_at = opposite(read_at);
-                    }
-                    const auto read = std::find_if(reads.begin(), reads.end(), [&](const SuccessorRead& r) { return r.slice == t; });
-                    if (read != reads.end()) seen[static_cast<std::size_t>(read - reads.begin())] |= SideSet::only(read_at);
-                }
-            }
+            for_each_read(indexer.position_at(i), [&](Color, const Position&, SliceId t, Color read_at) {
+                const auto read = std::find_if(reads.begin(), reads.end(), [&](const SuccessorRead& r) { return r.slice == t; });
+                if (read != reads.end()) seen[static_cast<std::size_t>(read - reads.begin())] |= SideSet::only(read_at);
+            });
         }
         for (std::size_t k = 0; k < reads.size(); ++k) {
             EXPECT_EQ(seen[k], reads[k].sides) << s.to_string() << " -> " << reads[k].slice.to_string();
