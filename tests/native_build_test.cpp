@@ -486,14 +486,21 @@ TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
     }
     // Verification under the same budget: every position, within the budget, as without one.
     const native::VerifyReport whole = native::verify_native_database(dir, {.threads = 2});
-    const native::VerifyReport within = native::verify_native_database(dir, {.threads = 2, .memory_budget_bytes = budget, .assumed_process_bytes = 0});
-    EXPECT_TRUE(within.ok()) << (within.messages.empty() ? "" : within.messages.front());
-    EXPECT_EQ(within.positions_checked, whole.positions_checked);
-    EXPECT_LT(within.peak_memory_bytes, whole.peak_memory_bytes);
-    EXPECT_LE(within.peak_memory_bytes, std::max(budget - file_cache, largest + largest / 16));
-    // Slices dropped for a large one come back for a later slice that reads them, when they fit.
-    EXPECT_GT(within.slices_decoded_again, 0U);
     EXPECT_EQ(whole.slices_decoded_again, 0U);
+    // Slices dropped for a large one come back for a later slice that reads them, when they fit:
+    // at the build's budget or a smaller one (slices kept for one side to move take half the
+    // memory, so at 3 pieces the build's budget may hold everything the verification reads).
+    std::uint64_t decoded_again = 0;
+    for (std::uint64_t b = budget; b > file_cache && decoded_again == 0; b -= (budget - file_cache) / 8) {
+        const native::VerifyReport within =
+            native::verify_native_database(dir, {.threads = 2, .memory_budget_bytes = b, .assumed_process_bytes = 0});
+        EXPECT_TRUE(within.ok()) << (within.messages.empty() ? "" : within.messages.front());
+        EXPECT_EQ(within.positions_checked, whole.positions_checked);
+        EXPECT_LT(within.peak_memory_bytes, whole.peak_memory_bytes);
+        EXPECT_LE(within.peak_memory_bytes, std::max(b - file_cache, largest + largest / 16)) << b;
+        decoded_again = within.slices_decoded_again;
+    }
+    EXPECT_GT(decoded_again, 0U);
     request.kinds = workflow::parse_value_kinds("wld");
     EXPECT_THROW(workflow::build_database(request), RuntimeError);  // files without distances cannot feed the solver
 }
