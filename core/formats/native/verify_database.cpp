@@ -269,8 +269,8 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         plan.measure(resident_memory_bytes(), store, db.cache_stats().bytes);
         const std::uint64_t step = DecodedSlicePlan::decoded_bytes(slice, sides) + (to_check ? slice_size(slice) / 4 : 0) +
                                    db.file(slice)->file_size();
-        plan.make_room(store, slice, step, std::span<const SliceId>(order).first(k), is_checked, [&](SliceId t, SideSet sides) {
-            store.add(restore_solved_slice(*db.file(t), checked_slices, threads, nullptr, sides));
+        plan.make_room(store, slice, step, std::span<const SliceId>(order).first(k), is_checked, [&](SliceId t, SideSet t_sides) {
+            store.add(restore_solved_slice(*db.file(t), checked_slices, threads, nullptr, t_sides));
             ++report.slices_decoded_again;
             db.release_resident_pages();
         });
@@ -290,13 +290,15 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         }
         std::uint64_t checked = 0, bad = 0;
         double restore_seconds = 0;
+        // Under a budget, what this step decodes or keeps is for the sides these slices read.
+        const std::vector<SliceId> later = budget > 0 ? decoded_after(k) : std::vector<SliceId>{};
         std::string obstacle = earlier[k] ? "" : missing_successor(slice, db, checked_ok);
         if (obstacle.empty()) {
             try {
                 const bool to_check = !earlier[k];
                 SideSet sides = SideSet::both();
                 if (budget > 0 && !to_check) {
-                    const SideSet read = sides_read_by(slice, decoded_after(k));
+                    const SideSet read = sides_read_by(slice, later);
                     if (!read.empty()) sides = read;
                 }
                 if (budget > 0) make_room(k, sides, to_check);
@@ -338,7 +340,6 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         if (budget > 0) {
             // What stays is kept for the sides to move the slices still to decode read it at (a
             // side asked for later anyway comes from its file, StoreThenFiles).
-            const std::vector<SliceId> later = decoded_after(k);
             for (const SliceId held : std::vector<SliceId>(store.slices())) store.keep_sides(held, sides_read_by(held, later));
             db.release_resident_pages();
         }
