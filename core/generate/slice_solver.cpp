@@ -135,6 +135,7 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
     for (MenLevel& men_level : levels) {
         const int a = men_level.advancement;
         if (sink.has_level(slice_, a)) {
+            if (options_.checks != nullptr) ++options_.checks->levels_not_checked;
             above.reset();
             above_stored = true;
             above_advancement = a;
@@ -147,6 +148,17 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
         SolvedLevel level(slice_, a, std::move(men_level.configurations));
         workers.solve(level, next, sink.whole_slice());
         const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+        if (LevelChecks* checks = options_.checks; checks != nullptr) {
+            const auto check_start = std::chrono::steady_clock::now();
+            LevelCheckResult r = check_level(level, next, sink.whole_slice(), smaller_, options_.threads, checks->max_messages);
+            checks->result.positions += r.positions;
+            checks->result.mismatches += r.mismatches;
+            for (std::string& m : r.messages) {
+                if (checks->result.messages.size() < checks->max_messages) checks->result.messages.push_back(std::move(m));
+            }
+            ++checks->levels_checked;
+            checks->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - check_start).count();
+        }
         sink.store_level(level, seconds.count());
         above.emplace(std::move(level));
         above_stored = false;
