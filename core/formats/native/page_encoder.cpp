@@ -23,6 +23,7 @@ std::uint32_t raw_value(const SectionValues& s, std::uint64_t i) noexcept {
 }
 
 void free_cctx(ZSTD_CCtx* cctx) { ZSTD_freeCCtx(cctx); }
+void free_dctx(ZSTD_DCtx* dctx) { ZSTD_freeDCtx(dctx); }
 
 }  // namespace
 
@@ -56,8 +57,9 @@ std::uint32_t max_meaningful_value(const SectionValues& s) {
     return max_value;
 }
 
-PageEncoder::PageEncoder(ValueKind kind, int zstd_level) : cctx_(ZSTD_createCCtx(), &free_cctx) {
-    if (!cctx_) throw std::bad_alloc();
+PageEncoder::PageEncoder(ValueKind kind, int zstd_level)
+    : cctx_(ZSTD_createCCtx(), &free_cctx), dctx_(ZSTD_createDCtx(), &free_dctx) {
+    if (!cctx_ || !dctx_) throw std::bad_alloc();
     ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_compressionLevel, page_zstd_level(kind, zstd_level));
     ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_checksumFlag, 0);
     ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_contentSizeFlag, 0);
@@ -127,6 +129,14 @@ EncodedPages PageEncoder::encode(const SectionValues& s, std::uint32_t positions
         const std::size_t n = ZSTD_compress2(cctx_.get(), compressed_.data(), compressed_.size(), packed_.data(), packed_.size());
         if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
         const std::span<const std::byte> page_bytes(compressed_.data(), n);
+        // The page read back as a reader will read it (one zstd frame of exactly the packed size).
+        read_back_.resize(packed_.size() + 1);
+        const std::size_t back = ZSTD_decompressDCtx(dctx_.get(), read_back_.data(), read_back_.size(), page_bytes.data(), n);
+        if (ZSTD_isError(back) || back != packed_.size() ||
+            !std::equal(packed_.begin(), packed_.end(), read_back_.begin())) {
+            throw std::runtime_error(std::string(to_string(s.kind)) + " page " + std::to_string(page) +
+                                     " does not decompress to the values it was encoded from");
+        }
         out.bytes.insert(out.bytes.end(), page_bytes.begin(), page_bytes.end());
         append_le<std::uint64_t>(out.entries, offset);
         append_le<std::uint32_t>(out.entries, static_cast<std::uint32_t>(n));

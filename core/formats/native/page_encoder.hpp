@@ -16,6 +16,7 @@
 #include "core/formats/native/native_layout.hpp"
 
 struct ZSTD_CCtx_s;
+struct ZSTD_DCtx_s;
 
 namespace egdb::native {
 
@@ -77,13 +78,18 @@ public:
 
     // Encodes all positions of `values` (which start on a page boundary) in pages of
     // `positions_per_page`, `value_bits` bits each (section_value_bits of the whole section).
-    // Throws std::invalid_argument for a value that does not fit.
+    // Throws std::invalid_argument for a value that does not fit. Every compressed page is
+    // decompressed again and compared with the packed values it was made from, so a page that
+    // would not read back as written throws std::runtime_error here instead of reaching a file
+    // (a build that checks its levels as it solves them relies on this for its files).
     EncodedPages encode(const SectionValues& values, std::uint32_t positions_per_page, unsigned value_bits);
 
 private:
     std::unique_ptr<ZSTD_CCtx_s, void (*)(ZSTD_CCtx_s*)> cctx_;
+    std::unique_ptr<ZSTD_DCtx_s, void (*)(ZSTD_DCtx_s*)> dctx_;
     std::vector<std::byte> packed_;
     std::vector<std::byte> compressed_;
+    std::vector<std::byte> read_back_;
 };
 
 }  // namespace egdb::native
