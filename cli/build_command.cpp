@@ -26,7 +26,10 @@ constexpr const char* kBuildHelp =
     "when it is complete, so an interrupted build resumes where it stopped when run again.\n"
     "Only the slice being solved and the slices later ones read are kept in memory, and finished\n"
     "files are read back only when a slice still to be solved needs them.\n"
-    "The build ends with 'egdb verify' on what it built unless --no-verify is given.\n"
+    "Unless --no-verify is given, every level is checked against its successors as it is solved,\n"
+    "every page is read back as it is written, and the build ends with 'egdb verify' on what it\n"
+    "built: page checksums and the manifest, and the one-ply check of the slices not checked\n"
+    "while solved (resumed from an earlier run); it keeps its journal in DIR.\n"
     "  --slices S    build only these slices (<nbm><nbk><nwm><nwk>, comma-separated, e.g.\n"
     "                0501,1212) and the slices they depend on, reusing those already built\n"
     "                (native format only)\n"
@@ -62,6 +65,10 @@ int print_report(const workflow::BuildReport& r) {
                     r.out.string().c_str(), r.peak_memory_mib, static_cast<double>(r.peak_solution_bytes) / (1024.0 * 1024.0));
         std::fflush(stdout);
         if (!r.verify) return kExitOk;
+        std::printf("checked in the build: %zu slices, %llu positions (both sides to move) against their successors as"
+                    " they were solved, %.1f s of the solve\n",
+                    r.slices_checked_in_build, static_cast<unsigned long long>(r.positions_checked_in_build),
+                    r.checked_in_build_seconds);
         print_verify_result(*r.verify);
         return r.verify->ok() ? kExitOk : kExitFailure;
     }

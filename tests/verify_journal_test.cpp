@@ -18,6 +18,7 @@
 #include "core/formats/native/verify_database.hpp"
 #include "core/formats/native/verify_journal.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/generate/men_order.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/util/error.hpp"
 #include "core/workflow/build.hpp"
@@ -244,13 +245,65 @@ TEST_F(VerifyJournalTest, TheBuildKeepsItsVerificationJournalInTheDatabase) {
     request.verify = true;
     const workflow::BuildReport first = workflow::build_database(request);
     ASSERT_TRUE(first.verify && first.verify->ok());
-    EXPECT_EQ(first.verify->native_report.positions_checked, full_->positions_checked);
+    // Every slice was checked level by level as it was solved and went into the journal, so the
+    // closing verification checks page checksums and decodes nothing.
+    EXPECT_EQ(first.slices_checked_in_build, first.slices);
+    EXPECT_EQ(first.verify->native_report.positions_checked, 0U);
+    EXPECT_EQ(first.verify->native_report.positions_verified_earlier, full_->positions_checked);
+    EXPECT_EQ(first.verify->native_report.slices_verified_earlier, first.slices);
+    EXPECT_GT(first.verify->native_report.pages, 0U);
     EXPECT_TRUE(fs::exists(dir / native::kBuildVerifyJournalName));
+    // The journal the build wrote is one an independent verification accepts as it is, and a
+    // verification without it checks every position again and finds them consistent.
+    JournalRunLog log;
+    const native::VerifyReport resumed = verify_with_journal(dir, dir / native::kBuildVerifyJournalName, &log);
+    EXPECT_TRUE(resumed.ok());
+    EXPECT_TRUE(log.checked.empty());
+    EXPECT_EQ(log.earlier.size(), first.slices);
+    const native::VerifyReport independent = verify_with_journal(dir, scratch_->path() / "no-journal.txt");
+    EXPECT_TRUE(independent.ok());
+    EXPECT_EQ(independent.positions_checked, full_->positions_checked);
     // Run again on the finished directory: every slice is found built, and verified.
     const workflow::BuildReport again = workflow::build_database(request);
     ASSERT_TRUE(again.verify && again.verify->ok());
     EXPECT_EQ(again.verify->native_report.positions_checked, 0U);
     EXPECT_EQ(again.verify->native_report.positions_verified_earlier, full_->positions_checked);
+}
+
+TEST_F(VerifyJournalTest, ASliceWithLevelsFromAnEarlierRunIsCheckedAfterTheBuild) {
+    // Every slice in units; the build is cancelled after the first level of the first slice with
+    // more than one level, so the run that resumes it solves that slice's other levels only.
+    const fs::path dir = scratch_->sub("interrupted");
+    workflow::BuildRequest request = test::unverified_build(dir, kJournalPieces);
+    request.verify = true;
+    request.unit_file_min_positions = 0;
+    std::optional<SliceId> interrupted;
+    for (const SliceId s : build_order(kJournalPieces)) {
+        if (men_configuration_levels(s).size() > 1) {
+            interrupted = s;
+            break;
+        }
+    }
+    ASSERT_TRUE(interrupted);
+    workflow::BuildObserver stop_after_one_level;
+    stop_after_one_level.on_item = [&](const workflow::BuildItem& item) {
+        return !(item.stage == workflow::BuildStage::Solve && item.label.starts_with(interrupted->to_string() + " a"));
+    };
+    EXPECT_THROW(workflow::build_database(request, stop_after_one_level), RuntimeError);
+    const workflow::BuildReport resumed = workflow::build_database(request);
+    ASSERT_TRUE(resumed.verify && resumed.verify->ok());
+    const native::VerifyReport& report = resumed.verify->native_report;
+    // The interrupted slice, and the slices that read it, were checked by the closing
+    // verification; the others had been checked as they were solved.
+    const std::set<SliceId> reaching = slices_reaching(*interrupted);
+    std::uint64_t positions = 0;
+    for (const SliceId s : reaching) positions += slice_size(s) * (is_color_symmetric(s) ? 1 : 2);
+    EXPECT_EQ(report.positions_checked, positions);
+    EXPECT_EQ(report.positions_checked + report.positions_verified_earlier, full_->positions_checked);
+    // The slices before it were checked in the first run, those after it in the second.
+    const std::vector<SliceId> order = build_order(kJournalPieces);
+    const auto after = std::find(order.begin(), order.end(), *interrupted) + 1;
+    EXPECT_EQ(resumed.slices_checked_in_build, static_cast<std::size_t>(order.end() - after));
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "core/formats/native/unit_directory.hpp"
 #include "core/formats/native/verify_journal.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/generate/level_check.hpp"
 #include "core/generate/memory_plan.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
@@ -193,6 +194,41 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             }
             return native::restore_solved_slice(native::SliceFileReader(paths[k]), lookup, threads, nullptr, sides);
         };
+        // Verification in the build (docs/six-pieces.md): with `verify`, every level is checked
+        // against its successors as it is solved (level_check.hpp) and every page is read back as
+        // it is written (page_encoder.hpp), so a slice solved whole in this run goes into the
+        // journal of the closing verification as consistent, and that verification checks its
+        // pages' checksums but does not decode and check it again. A slice with levels resumed
+        // from an earlier run, or with a mismatch, is left to the closing verification.
+        std::optional<native::VerifyJournal> journal;
+        if (request.verify) {
+            try {
+                journal.emplace(request.out / native::kBuildVerifyJournalName);
+            } catch (const std::exception& e) {
+                // The closing verification reports the damaged journal; the build goes on.
+                if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; slices are checked after the build only");
+            }
+        }
+        LevelChecks checks;
+        const std::string kinds_text =
+            std::string("wld") + (request.kinds.dtw ? ",dtw" : "") + (request.kinds.mtc ? ",mtc" : "");
+        const auto record_checked = [&](SliceId s, std::size_t k, double seconds) {
+            result.checked_in_build_seconds += checks.seconds;
+            if (!checks.whole_slice_consistent()) {
+                journal->forget(s);
+                if (checks.result.mismatches > 0 && observer.on_warning) {
+                    std::string text = "slice " + s.to_string() + ": " + std::to_string(checks.result.mismatches) +
+                                       " positions disagree with their successors";
+                    for (const std::string& m : checks.result.messages) text += "\n  " + m;
+                    observer.on_warning(text);
+                }
+                return;
+            }
+            const std::uint64_t stored = slice_size(s) * (is_color_symmetric(s) ? 1 : 2);
+            journal->record({s, std::filesystem::file_size(paths[k]), native::file_crc32c(paths[k]), kinds_text, stored, seconds});
+            ++result.slices_checked_in_build;
+            result.positions_checked_in_build += checks.result.positions;
+        };
         // A slice solved in units has counted its positions unit by unit.
         bool counted_by_units = false;
         std::optional<native::UnitDirectory> units;
@@ -210,7 +246,9 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         // is never held whole: nothing is returned, and its file is written from its units.
         const auto solve_slice = [&](SliceId s, const SolvedLookup& lookup) -> std::optional<SolvedSlice> {
             counted_by_units = slice_size(s) >= request.unit_file_min_positions;
-            const SolveOptions solve{threads, request.narrow_limit};
+            checks = LevelChecks{};
+            SolveOptions solve{threads, request.narrow_limit};
+            if (journal) solve.checks = &checks;
             if (!counted_by_units) return SliceSolver(s, lookup, solve).solve();
             units.emplace(unit_directory, s, native::UnitDirectory::Callbacks{on_unit, observer.on_warning});
             SliceSolver(s, lookup, solve).solve_levels(*units);
@@ -231,6 +269,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             }
             units.reset();
             const double written = seconds_since(t0);
+            if (journal) record_checked(s, k, solve_seconds + written);
             result.solve_seconds += solve_seconds;
             result.write_seconds += written;
             if (!counted_by_units) done += slice_size(s);
