@@ -2,7 +2,10 @@
 
 #include <atomic>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
+#include "core/generate/block_successors.hpp"
 #include "core/generate/king_placements.hpp"
 #include "core/generate/one_ply_check.hpp"
 #include "core/notation/fen.hpp"
@@ -11,54 +14,42 @@
 namespace egdb {
 namespace {
 
-// Successor values while one block (men configuration) of the level is checked. A successor
-// with the block's men and all its pieces is a king move, answered from the block; one in the
-// slice otherwise is a man move, answered from the level above; the rest leave the slice.
-class LevelSuccessors {
+// Where the successors of a level's positions lie (block_successors.hpp): king moves in the
+// block being checked, man moves in the level above (or the slice solved so far), the rest in
+// the smaller slices.
+class LevelBlock {
 public:
-    LevelSuccessors(const SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole, const SolvedLookup& smaller,
-                    const KingPlacements& kings)
-        : level_(level),
-          next_(next),
-          whole_(whole),
-          smaller_(smaller),
-          kings_(kings),
-          indexer_(slice_indexer(level.slice())),
-          pieces_(level.slice().total()) {}
-
-    void enter_block(std::uint64_t slot, Bitboard black_men, Bitboard white_men) noexcept {
+    explicit LevelBlock(const SolvedLevel& level) : level_(level) {}
+    void enter(std::uint64_t slot, const SliceIndexer& indexer) {
         slot_ = slot;
-        black_men_ = black_men;
-        white_men_ = white_men;
+        const Position men = indexer.position_at(level_.configurations()[slot] * level_.block_size());
+        black_men_ = men.men(Color::Black);
+        white_men_ = men.men(Color::White);
     }
-
-    PositionValue value(const Position& p, Color side_to_move) const {
-        const Bitboard black_men = p.men(Color::Black), white_men = p.men(Color::White);
-        if (black_men == black_men_ && white_men == white_men_ && popcount(p.occupied()) == pieces_) {
-            const std::uint64_t local = kings_.local_index(black_men | white_men, p.kings(Color::Black), p.kings(Color::White));
-            return level_.value_at(slot_, local, side_to_move);
-        }
-        if (slice_of(p) != level_.slice()) return smaller_.value(p, side_to_move);
-        const std::uint64_t index = indexer_.index_of(p);
-        if (whole_ != nullptr) return whole_->value(index, side_to_move);
-        if (next_ == nullptr) {
-            throw std::logic_error("slice " + level_.slice().to_string() + " level " + std::to_string(level_.advancement()) +
-                                   ": a man move leads to a level that is not solved");
-        }
-        return next_->value(index, side_to_move);
-    }
+    std::uint64_t slot() const noexcept { return slot_; }
+    Bitboard black_men() const noexcept { return black_men_; }
+    Bitboard white_men() const noexcept { return white_men_; }
+    PositionValue value(std::uint64_t local, Color side_to_move) const { return level_.value_at(slot_, local, side_to_move); }
 
 private:
     const SolvedLevel& level_;
-    const SolvedLevel* next_;
-    const SolvedSlice* whole_;
-    const SolvedLookup& smaller_;
-    const KingPlacements& kings_;
-    const SliceIndexer& indexer_;
-    int pieces_;
-    std::uint64_t slot_ = 0;
+    std::uint64_t slot_ = ~std::uint64_t{0};
     Bitboard black_men_ = 0;
     Bitboard white_men_ = 0;
+};
+
+struct LevelAbove {
+    const SolvedLevel& level;
+    const SolvedLevel* next;
+    const SolvedSlice* whole;
+    PositionValue value(std::uint64_t index, Color side_to_move) const {
+        if (whole != nullptr) return whole->value(index, side_to_move);
+        if (next == nullptr) {
+            throw std::logic_error("slice " + level.slice().to_string() + " level " + std::to_string(level.advancement()) +
+                                   ": a man move leads to a level that is not solved");
+        }
+        return next->value(index, side_to_move);
+    }
 };
 
 }  // namespace
@@ -74,20 +65,15 @@ LevelCheckResult check_level(const SolvedLevel& level, const SolvedLevel* next, 
     std::mutex messages_mutex;
     // Chunks of positions rather than whole blocks: a kings-only slice is one block.
     parallel_ranges(level.size(), threads, [&](std::uint64_t first, std::uint64_t last) {
-        LevelSuccessors successors(level, next, whole, smaller, kings);
+        LevelBlock in_block(level);
+        const LevelAbove above{level, next, whole};
+        const BlockSuccessors successors(slice, kings, in_block, above, smaller);
         MoveList moves;
-        std::uint64_t slot = ~std::uint64_t{0};
-        Bitboard black_men = 0, white_men = 0;
         for (std::uint64_t i = first; i < last; ++i) {
-            if (i / block != slot) {
-                slot = i / block;
-                const Position men = indexer.position_at(level.configurations()[slot] * block);
-                black_men = men.men(Color::Black);
-                white_men = men.men(Color::White);
-                successors.enter_block(slot, black_men, white_men);
-            }
+            if (i / block != in_block.slot()) in_block.enter(i / block, indexer);
+            const std::uint64_t slot = in_block.slot();
             const std::uint64_t local = i - slot * block;
-            const Position p = kings.position(black_men, white_men, local);
+            const Position p = kings.position(in_block.black_men(), in_block.white_men(), local);
             for (const Color side : {Color::Black, Color::White}) {
                 generate_moves(p, side, moves);
                 const PositionValue stored = level.value_at(slot, local, side);

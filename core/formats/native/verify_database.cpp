@@ -13,6 +13,7 @@
 #include "core/formats/native/store_then_files.hpp"
 #include "core/formats/native/verify_journal.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
+#include "core/generate/block_successors.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/king_placements.hpp"
 #include "core/generate/memory_plan.hpp"
@@ -64,40 +65,21 @@ CheckedKinds kinds_in_every_file(const std::vector<const SliceFileReader*>& file
     return kinds;
 }
 
-// Successor values while one slice is checked, answered from memory. A king move keeps the men,
-// so its successor lies in the men configuration being checked (a contiguous block of king
-// placements, kingsrow-format.md 2.3), still in cache; a man move stays in the slice; captures
-// and promotions lead to other slices, answered by the store.
-template <class Others>
-class SuccessorValues {
-public:
-    // `walk` is at the position whose successors are asked for.
-    SuccessorValues(const SolvedSlice& solved, const KingPlacements& kings, const BlockWalk& walk, const Others& store)
-        : solved_(solved),
-          kings_(kings),
-          walk_(walk),
-          store_(store),
-          indexer_(slice_indexer(solved.slice())),
-          pieces_(solved.slice().total()) {}
-
-    PositionValue value(const Position& p, Color side_to_move) const {
-        const Bitboard black_men = p.men(Color::Black), white_men = p.men(Color::White);
-        if (black_men == walk_.black_men() && white_men == walk_.white_men() && popcount(p.occupied()) == pieces_) {
-            const std::uint64_t local =
-                kings_.local_index(black_men | white_men, p.kings(Color::Black), p.kings(Color::White));
-            return solved_.value(walk_.block_first() + local, side_to_move);
-        }
-        if (slice_of(p) == solved_.slice()) return solved_.value(indexer_.index_of(p), side_to_move);
-        return store_.value(p, side_to_move);
+// Where the successors of a decoded slice's positions lie (block_successors.hpp): the block the
+// walk is in and the rest of the slice are answered from memory, other slices by the store.
+struct WalkBlock {
+    const SolvedSlice& solved;
+    const BlockWalk& walk;
+    Bitboard black_men() const noexcept { return walk.black_men(); }
+    Bitboard white_men() const noexcept { return walk.white_men(); }
+    PositionValue value(std::uint64_t local, Color side_to_move) const {
+        return solved.value(walk.block_first() + local, side_to_move);
     }
+};
 
-private:
-    const SolvedSlice& solved_;
-    const KingPlacements& kings_;
-    const BlockWalk& walk_;
-    const Others& store_;
-    const SliceIndexer& indexer_;
-    int pieces_;
+struct WholeSlice {
+    const SolvedSlice& solved;
+    PositionValue value(std::uint64_t index, Color side_to_move) const { return solved.value(index, side_to_move); }
 };
 
 // Checks every stored position of `solved` (both stored sides to move) against its successors on
@@ -119,7 +101,9 @@ std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBit
     std::atomic<std::uint64_t> mismatches{0};
     parallel_chunks(n, threads, 1 << 14, [&](std::uint64_t first, std::uint64_t last) {
         BlockWalk walk(indexer, kings, first);
-        const SuccessorValues<Others> successors(solved, kings, walk, store);
+        const WalkBlock in_block{solved, walk};
+        const WholeSlice in_slice{solved};
+        const BlockSuccessors successors(slice, kings, in_block, in_slice, store);
         MoveList moves;
         for (std::uint64_t i = first; i < last; ++i, walk.next()) {
             const Position p = walk.position();
@@ -211,7 +195,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     // successors come first, so one pass decides whether all of them still count.
     std::optional<VerifyJournal> journal;
     if (!options.journal.empty()) journal.emplace(options.journal);
-    const std::string kinds_text = std::string("wld") + (kinds.dtw ? ",dtw" : "") + (kinds.mtc ? ",mtc" : "");
+    const std::string kinds_text = journal_kinds(kinds.dtw, kinds.mtc);
     std::vector<FileIdentity> identities(order.size());
     std::vector<char> earlier(order.size(), 0);
     if (journal) {
