@@ -13,6 +13,7 @@
 #include "core/formats/native/manifest.hpp"
 #include "core/util/peak_memory.hpp"
 #include "core/workflow/kingsrow_oracles.hpp"
+#include "core/formats/native/verify_journal.hpp"
 #include "core/workflow/verify.hpp"
 
 namespace egdb::cli {
@@ -23,7 +24,7 @@ void print_verify_result(const workflow::VerifyResult& r) {
         const native::VerifyReport& report = r.native_report;
         for (const std::string& m : report.messages) std::cout << "error: " << m << '\n';
         std::cout.flush();
-        const std::string kinds = std::string("wld") + (report.checked_dtw ? ",dtw" : "") + (report.checked_mtc ? ",mtc" : "");
+        const std::string kinds = native::journal_kinds(report.checked_dtw, report.checked_mtc);
         const std::string unchecked =
             report.unchecked_slices == 0 ? "" : ", " + std::to_string(report.unchecked_slices) + " slices not checked";
         char earlier[128] = "";

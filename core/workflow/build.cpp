@@ -210,8 +210,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             }
         }
         LevelChecks checks;
-        const std::string kinds_text =
-            std::string("wld") + (request.kinds.dtw ? ",dtw" : "") + (request.kinds.mtc ? ",mtc" : "");
+        const std::string kinds_text = native::journal_kinds(request.kinds.dtw, request.kinds.mtc);
         const auto record_checked = [&](SliceId s, std::size_t k, double seconds) {
             result.checked_in_build_seconds += checks.seconds;
             if (!checks.whole_slice_consistent()) {

@@ -35,9 +35,18 @@ std::vector<std::string_view> fields_of(std::string_view record) {
     return fields;
 }
 
-bool known_kinds(std::string_view kinds) { return kinds == "wld" || kinds == "wld,dtw" || kinds == "wld,mtc" || kinds == "wld,dtw,mtc"; }
+bool known_kinds(std::string_view kinds) {
+    for (const bool dtw : {false, true}) {
+        for (const bool mtc : {false, true}) {
+            if (kinds == journal_kinds(dtw, mtc)) return true;
+        }
+    }
+    return false;
+}
 
 }  // namespace
+
+std::string journal_kinds(bool dtw, bool mtc) { return std::string("wld") + (dtw ? ",dtw" : "") + (mtc ? ",mtc" : ""); }
 
 VerifyJournal::VerifyJournal(std::filesystem::path path) : path_(std::move(path)) {
     std::error_code ec;

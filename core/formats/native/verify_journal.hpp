@@ -44,6 +44,11 @@ struct VerifiedSlice {
     friend bool operator==(const VerifiedSlice&, const VerifiedSlice&) = default;
 };
 
+// The kinds text of an entry for a check that compared WLD and, as given, DTW and MTC. A build
+// records its slices with it and a verification matches them with it, so both must spell it
+// alike: an entry whose kinds differ is checked again.
+std::string journal_kinds(bool dtw, bool mtc);
+
 class VerifyJournal {
 public:
     // Reads the journal at `path`; a missing file is an empty journal (the first run). Throws
