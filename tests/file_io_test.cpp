@@ -83,6 +83,20 @@ TEST_F(FileIo, ReleasedPagesLeaveTheResidentSetAndReadAgain) {
     EXPECT_GT(read - released, 48.0) << "resident " << before << " MiB, " << read << " after reading, " << released
                                      << " after release";
     EXPECT_EQ(read_every_page(), sum);
+
+    // A range gives back its own pages only: the first half (from an offset inside a page, as a
+    // reader's window may start), then nothing for a range past the end, then the rest.
+    const double reread = resident_mib();
+    file.release_resident_pages(100, kBytes / 2 - 100);
+    const double half = resident_mib();
+    EXPECT_GT(reread - half, 24.0) << "the first half stayed resident";
+    EXPECT_LT(reread - half, 40.0) << "more than the first half left the resident set";
+    file.release_resident_pages(kBytes, 4096);
+    file.release_resident_pages(kBytes + 1, 1);
+    EXPECT_GT(resident_mib(), half - 8.0) << "a range past the end gave back pages";
+    file.release_resident_pages(kBytes / 2, kBytes);  // the length is clamped to the file
+    EXPECT_GT(half - resident_mib(), 24.0) << "the second half stayed resident";
+    EXPECT_EQ(read_every_page(), sum);
 }
 
 TEST_F(FileIo, AnEmptyFileMapsToNoBytes) {

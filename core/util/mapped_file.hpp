@@ -30,7 +30,10 @@ public:
     // files under a memory budget (egdb verify) gives back those it has finished with. The pages
     // stay in the OS page cache: reading them again costs a page-table entry, not a disk read.
     // The mapping and its contents are unchanged; safe while other threads read.
-    void release_resident_pages() const noexcept;
+    void release_resident_pages() const noexcept { release_resident_pages(0, size_); }
+    // The same for the pages holding bytes [offset, offset + length) only (clamped to the file):
+    // a reader that walks a large file gives back each window it has finished with.
+    void release_resident_pages(std::size_t offset, std::size_t length) const noexcept;
 
 private:
     void release() noexcept;

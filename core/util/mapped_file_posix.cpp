@@ -1,6 +1,7 @@
 // MappedFile on POSIX systems: open(2), fstat(2), mmap(2).
 #include "core/util/mapped_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -32,10 +33,16 @@ MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
     ::close(fd);
 }
 
-void MappedFile::release_resident_pages() const noexcept {
+void MappedFile::release_resident_pages(std::size_t offset, std::size_t length) const noexcept {
     // MADV_DONTNEED on a shared read-only file mapping drops the page-table entries only; the
-    // next read maps the page again from the page cache (or the file).
-    if (data_ != nullptr) ::madvise(const_cast<std::byte*>(data_), size_, MADV_DONTNEED);
+    // next read maps the page again from the page cache (or the file). madvise takes a
+    // page-aligned start, so the range starts at the page holding `offset` (the mapping itself
+    // starts on a page).
+    if (data_ == nullptr || offset >= size_) return;
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t first = offset - offset % page;
+    const std::size_t end = offset + std::min(length, size_ - offset);
+    ::madvise(const_cast<std::byte*>(data_ + first), end - first, MADV_DONTNEED);
 }
 
 void MappedFile::release() noexcept {

@@ -3,6 +3,7 @@
 // class holds only the view's address, as on POSIX.
 #include "core/util/mapped_file.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -60,10 +61,12 @@ MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
     data_ = static_cast<const std::byte*>(view);
 }
 
-void MappedFile::release_resident_pages() const noexcept {
+void MappedFile::release_resident_pages(std::size_t offset, std::size_t length) const noexcept {
     // VirtualUnlock on pages that are not locked takes them out of the working set (and fails
     // with ERROR_NOT_LOCKED, which is the expected outcome here); they stay in the standby list.
-    if (data_ != nullptr) ::VirtualUnlock(const_cast<std::byte*>(data_), size_);
+    // It acts on every page holding a byte of the range.
+    if (data_ == nullptr || offset >= size_) return;
+    ::VirtualUnlock(const_cast<std::byte*>(data_ + offset), (std::min)(length, size_ - offset));
 }
 
 void MappedFile::release() noexcept {

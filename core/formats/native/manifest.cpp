@@ -34,8 +34,9 @@ std::uint32_t file_crc32c(const std::filesystem::path& path) {
     const std::span<const std::byte> bytes = file.bytes();
     std::uint32_t crc = 0;
     for (std::size_t at = 0; at < bytes.size(); at += kWindow) {
-        crc = crc32c(bytes.subspan(at, std::min(kWindow, bytes.size() - at)), crc);
-        file.release_resident_pages();
+        const std::size_t length = std::min(kWindow, bytes.size() - at);
+        crc = crc32c(bytes.subspan(at, length), crc);
+        file.release_resident_pages(at, length);
     }
     return crc;
 }
