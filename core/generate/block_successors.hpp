@@ -10,9 +10,21 @@
 // The solver's check of a just-solved level (level_check.cpp) and the verifier's check of a
 // decoded slice (verify_database.cpp) differ only in where these live, so they share this.
 // A template, not virtual calls: the check asks it for every successor of every position.
+//
+// value_of() derives a position's value by the one-ply rule (one_ply_check.hpp) as
+// value_from_successors does, but walks the king moves itself: a king move stays in the block, so
+// its successor's local index comes from the kings alone (the mover's rank changes; a white move
+// keeps the black rank), without a move list, apply_move or the test of where the move leads.
+// King moves are most of the successors of a kings-heavy slice, and a one-block slice (0303,
+// 0402) spent as long in its check as in its solve. The moves it walks are those the generator
+// gives (tests: every position of every slice of up to 4 pieces, both sides, same value as
+// value_from_successors).
 #pragma once
 
 #include <cstdint>
+
+#include "core/rules/movegen.hpp"
+#include "core/generate/one_ply_check.hpp"
 
 #include "core/board/position.hpp"
 #include "core/generate/king_placements.hpp"
@@ -46,6 +58,51 @@ public:
         }
         if (slice_of(p) == slice_) return in_slice_.value(indexer_.index_of(p), side_to_move);
         return others_.value(p, side_to_move);
+    }
+
+    // The value the one-ply rule gives `p`, a position of the block, with `side_to_move` to move
+    // (value_from_successors(p, side_to_move, *this)). `moves` is scratch space.
+    PositionValue value_of(const Position& p, Color side_to_move, MoveList& moves) const {
+        if (has_capture(p, side_to_move)) {
+            generate_captures(p, side_to_move, moves);
+            return value_over_moves(p, side_to_move, moves.view(), *this);
+        }
+        return value_without_capture(p, side_to_move, moves);
+    }
+
+    // The same for a position whose side to move has no capture (the caller knows it).
+    PositionValue value_without_capture(const Position& p, Color side_to_move, MoveList& moves) const {
+        const Color opponent = opposite(side_to_move);
+        SuccessorFold fold(conversion_plies(slice_, side_to_move));
+        // Man moves are conversions: the next level of the slice, or another slice on promotion.
+        generate_man_non_captures(p, side_to_move, moves);
+        for (const Move& move : moves) fold.add(value(apply_move(p, side_to_move, move), opponent), true);
+
+        const Bitboard men = block_.black_men() | block_.white_men();
+        const Bitboard empty = p.empty();
+        const Bitboard black_kings = p.kings(Color::Black);
+        const Bitboard white_kings = p.kings(Color::White);
+        // A king slides over empty squares in each direction (movegen's king moves, in another
+        // order: the fold does not depend on it).
+        const auto each_king_move = [&](Bitboard movers, auto&& local_after) {
+            for (; movers != 0; movers &= movers - 1) {
+                const Bitboard king = lowest_bit(movers);
+                for (const int direction : kDirections) {
+                    for (Bitboard to = shift(king, direction) & empty; to != 0; to = shift(to, direction) & empty) {
+                        fold.add(block_.value(local_after(king | to), opponent), false);
+                    }
+                }
+            }
+        };
+        if (side_to_move == Color::Black) {
+            each_king_move(black_kings, [&](Bitboard step) { return kings_.local_index(men, black_kings ^ step, white_kings); });
+        } else {
+            const std::uint64_t black_part = kings_.black_rank(men, black_kings) * kings_.white_ranks();
+            const Bitboard men_and_black_kings = men | black_kings;
+            each_king_move(white_kings,
+                           [&](Bitboard step) { return black_part + kings_.white_rank(men_and_black_kings, white_kings ^ step); });
+        }
+        return fold.result();
     }
 
 private:

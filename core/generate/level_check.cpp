@@ -75,9 +75,8 @@ LevelCheckResult check_level(const SolvedLevel& level, const SolvedLevel* next, 
             const std::uint64_t local = i - slot * block;
             const Position p = kings.position(in_block.black_men(), in_block.white_men(), local);
             for (const Color side : {Color::Black, Color::White}) {
-                generate_moves(p, side, moves);
                 const PositionValue stored = level.value_at(slot, local, side);
-                const PositionValue derived = value_over_moves(p, side, moves.view(), successors);
+                const PositionValue derived = successors.value_of(p, side, moves);
                 // Draws carry no distances (position_value.hpp).
                 const bool same = stored.wld == derived.wld &&
                                   (stored.wld == WldValue::Draw || (stored.dtw == derived.dtw && stored.mtc == derived.mtc));

@@ -42,6 +42,47 @@ std::optional<std::string> check_one_ply(const Position& position, Color side_to
 
 std::string describe(const PositionValue& value);
 
+// The rule above, taken one successor at a time: add() the value of every legal successor (and
+// whether the move to it is a conversion), then result(). With no successor added, result() is
+// the loss in 0 of a position without moves. Callers that find the successors in their own way
+// (block_successors.hpp walks king moves without a move list) fold them with this, so the rule is
+// written once.
+class SuccessorFold {
+public:
+    // `conversion`: conversion_plies(position, side to move).
+    explicit SuccessorFold(unsigned conversion) noexcept : conversion_(conversion) {}
+
+    void add(const PositionValue& child, bool is_conversion) noexcept {
+        const unsigned dtw = child.dtw + 1u;
+        switch (child.wld) {
+            case WldValue::Loss:
+                any_win_ = true;
+                win_dtw_ = std::min(win_dtw_, dtw);
+                win_mtc_ = std::min(win_mtc_, is_conversion ? conversion_ : child.mtc + 1u);
+                break;
+            case WldValue::Draw:
+                any_draw_ = true;
+                break;
+            case WldValue::Win:
+                loss_dtw_ = std::max(loss_dtw_, dtw);
+                loss_mtc_ = std::max(loss_mtc_, is_conversion ? conversion_ : child.mtc + 1u);
+                break;
+        }
+    }
+
+    PositionValue result() const noexcept {
+        if (any_win_) return {WldValue::Win, static_cast<Plies>(win_dtw_), static_cast<Plies>(win_mtc_)};
+        if (any_draw_) return {WldValue::Draw, 0, 0};
+        return {WldValue::Loss, static_cast<Plies>(loss_dtw_), static_cast<Plies>(loss_mtc_)};
+    }
+
+private:
+    unsigned conversion_;
+    bool any_win_ = false;
+    bool any_draw_ = false;
+    unsigned win_dtw_ = ~0u, win_mtc_ = ~0u, loss_dtw_ = 0, loss_mtc_ = 0;
+};
+
 template <class Lookup>
 PositionValue value_from_successors(const Position& position, Color side_to_move, const Lookup& values) {
     MoveList moves;
@@ -52,35 +93,13 @@ PositionValue value_from_successors(const Position& position, Color side_to_move
 template <class Lookup>
 PositionValue value_over_moves(const Position& position, Color side_to_move, std::span<const Move> moves,
                                const Lookup& values) {
-    if (moves.empty()) return {WldValue::Loss, 0, 0};
-
     const Bitboard own_men = position.men(side_to_move);
-    const unsigned conversion = conversion_plies(position, side_to_move);
-    bool any_win = false;
-    bool any_draw = false;
-    unsigned win_dtw = ~0u, win_mtc = ~0u, loss_dtw = 0, loss_mtc = 0;
+    SuccessorFold fold(conversion_plies(position, side_to_move));
     for (const Move& move : moves) {
-        const PositionValue child = values.value(apply_move(position, side_to_move, move), opposite(side_to_move));
-        const bool is_conversion = move.is_capture() || (move.from & own_men) != 0;
-        const unsigned dtw = child.dtw + 1u;
-        switch (child.wld) {
-            case WldValue::Loss:
-                any_win = true;
-                win_dtw = std::min(win_dtw, dtw);
-                win_mtc = std::min(win_mtc, is_conversion ? conversion : child.mtc + 1u);
-                break;
-            case WldValue::Draw:
-                any_draw = true;
-                break;
-            case WldValue::Win:
-                loss_dtw = std::max(loss_dtw, dtw);
-                loss_mtc = std::max(loss_mtc, is_conversion ? conversion : child.mtc + 1u);
-                break;
-        }
+        fold.add(values.value(apply_move(position, side_to_move, move), opposite(side_to_move)),
+                 move.is_capture() || (move.from & own_men) != 0);
     }
-    if (any_win) return {WldValue::Win, static_cast<Plies>(win_dtw), static_cast<Plies>(win_mtc)};
-    if (any_draw) return {WldValue::Draw, 0, 0};
-    return {WldValue::Loss, static_cast<Plies>(loss_dtw), static_cast<Plies>(loss_mtc)};
+    return fold.result();
 }
 
 }  // namespace egdb
