@@ -165,25 +165,14 @@ TEST(LevelCheck, AMissingSmallerSliceIsAnError) {
 // cannot pass by being skipped.
 TEST(BlockSuccessors, ValueOfEqualsTheRuleOverTheGeneratedMoves) {
     const SolutionStore& store = smaller_slices();
-    struct Block {
-        const SolvedSlice& solved;
-        const BlockWalk& walk;
-        Bitboard black_men() const noexcept { return walk.black_men(); }
-        Bitboard white_men() const noexcept { return walk.white_men(); }
-        PositionValue value(std::uint64_t local, Color side) const { return solved.value(walk.block_first() + local, side); }
-    };
-    struct Slice {
-        const SolvedSlice& solved;
-        PositionValue value(std::uint64_t index, Color side) const { return solved.value(index, side); }
-    };
     std::uint64_t compared = 0, with_king_moves = 0;
     for (const SliceId slice : build_order(max_level_pieces())) {
         const SolvedSlice& solved = *store.find(slice);
         const KingPlacements kings(slice);
         const SliceIndexer& indexer = slice_indexer(slice);
         BlockWalk walk(indexer, kings, 0);
-        const Block block{solved, walk};
-        const Slice whole{solved};
+        const WalkBlock block{solved, walk};
+        const WholeSlice whole{solved};
         const BlockSuccessors successors(slice, kings, block, whole, store);
         MoveList moves;
         for (std::uint64_t i = 0; i < indexer.size(); ++i, walk.next()) {

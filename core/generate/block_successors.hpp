@@ -23,13 +23,13 @@
 
 #include <cstdint>
 
-#include "core/rules/movegen.hpp"
-#include "core/generate/one_ply_check.hpp"
-
 #include "core/board/position.hpp"
 #include "core/generate/king_placements.hpp"
+#include "core/generate/one_ply_check.hpp"
 #include "core/generate/position_value.hpp"
+#include "core/generate/solved_slice.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "core/rules/movegen.hpp"
 
 namespace egdb {
 
@@ -113,6 +113,23 @@ private:
     const Block& block_;
     const InSlice& in_slice_;
     const Others& others_;
+};
+
+// The block and the slice of a whole SolvedSlice walked block by block (the verifier's decoded
+// slice, the tests' solutions): the block the walk is in, and any index of the slice.
+struct WalkBlock {
+    const SolvedSlice& solved;
+    const BlockWalk& walk;
+    Bitboard black_men() const noexcept { return walk.black_men(); }
+    Bitboard white_men() const noexcept { return walk.white_men(); }
+    PositionValue value(std::uint64_t local, Color side_to_move) const {
+        return solved.value(walk.block_first() + local, side_to_move);
+    }
+};
+
+struct WholeSlice {
+    const SolvedSlice& solved;
+    PositionValue value(std::uint64_t index, Color side_to_move) const { return solved.value(index, side_to_move); }
 };
 
 }  // namespace egdb

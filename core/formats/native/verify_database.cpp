@@ -65,23 +65,6 @@ CheckedKinds kinds_in_every_file(const std::vector<const SliceFileReader*>& file
     return kinds;
 }
 
-// Where the successors of a decoded slice's positions lie (block_successors.hpp): the block the
-// walk is in and the rest of the slice are answered from memory, other slices by the store.
-struct WalkBlock {
-    const SolvedSlice& solved;
-    const BlockWalk& walk;
-    Bitboard black_men() const noexcept { return walk.black_men(); }
-    Bitboard white_men() const noexcept { return walk.white_men(); }
-    PositionValue value(std::uint64_t local, Color side_to_move) const {
-        return solved.value(walk.block_first() + local, side_to_move);
-    }
-};
-
-struct WholeSlice {
-    const SolvedSlice& solved;
-    PositionValue value(std::uint64_t index, Color side_to_move) const { return solved.value(index, side_to_move); }
-};
-
 // Checks every stored position of `solved` (both stored sides to move) against its successors on
 // `threads` threads; returns the number of mismatches. Positions flagged in `must_capture` are
 // "don't care" in the file (their value in `solved` was derived, not read).
