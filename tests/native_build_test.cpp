@@ -280,12 +280,19 @@ TEST_F(NativeBuild, ASliceRestoredForOneSideHoldsExactlyThatSide) {
                 ASSERT_EQ(partial.value(p, side), whole.value(i, side)) << s.to_string() << " " << to_fen(p, side);
                 ASSERT_EQ(through_files.value(p, opposite(side)), whole.value(i, opposite(side)))
                     << s.to_string() << " " << to_fen(p, opposite(side));
+                // The lookups of conversions' successors (DTW byte alone) give the same WLD and DTW.
+                ASSERT_EQ(partial.dtw_value(p, side), dtw_part(whole.value(i, side))) << to_fen(p, side);
+                ASSERT_EQ(through_files.dtw_value(p, side), dtw_part(whole.value(i, side))) << to_fen(p, side);
+                ASSERT_EQ(through_files.dtw_value(p, opposite(side)), dtw_part(whole.value(i, opposite(side))))
+                    << to_fen(p, opposite(side));
                 if (other_answered) {
                     ASSERT_EQ(partial.value(p, opposite(side)), whole.value(i, opposite(side))) << to_fen(p, opposite(side));
+                    ASSERT_EQ(partial.dtw_value(p, opposite(side)), dtw_part(whole.value(i, opposite(side))));
                 }
             }
             if (!other_answered) {
                 EXPECT_THROW((void)partial.value(indexer.position_at(0), opposite(side)), std::out_of_range);
+                EXPECT_THROW((void)partial.dtw_value(indexer.position_at(0), opposite(side)), std::out_of_range);
             }
             ++(is_color_symmetric(s) ? symmetric : asymmetric);
         }

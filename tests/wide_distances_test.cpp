@@ -78,6 +78,8 @@ TEST_F(WideDistances, TheSolverGivesTheSameValuesWithEveryDistanceAboveTheLimitW
             for (std::uint64_t i = 0; i < a.size(); ++i) {
                 const PositionValue va = a.value(i, side);
                 ASSERT_EQ(va, b.value(i, side)) << s.to_string() << " index " << i;
+                // The DTW byte alone, with the table for a wide code.
+                ASSERT_EQ(b.dtw_value(i, side), dtw_part(va)) << s.to_string() << " index " << i;
                 const bool should_be_wide = va.wld != WldValue::Draw && (va.dtw > kWideTestLimit || va.mtc > kWideTestLimit);
                 ASSERT_EQ(is_wide_code(b.dtw_codes(side)[i]), should_be_wide) << s.to_string() << " index " << i;
             }

@@ -166,11 +166,12 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
         // A conversion: the successor lies in an already-solved block or slice.
         const Position child = apply_move(position, side, move);
         const bool stays_in_slice = !move.is_capture() && (move.to & promotion_row) == 0;
-        PositionValue v;
+        // A conversion's MTC is a fixed count (pass 2): its successor's WLD and DTW are all it needs.
+        DtwValue v;
         if (!stays_in_slice) {
-            v = smaller_.value(child, opponent);
+            v = smaller_.dtw_value(child, opponent);
         } else if (whole != nullptr) {
-            v = whole->value(indexer_.index_of(child), opponent);
+            v = whole->dtw_value(indexer_.index_of(child), opponent);
         } else {
             v = next_level_value(next, indexer_.index_of(child), opponent, cache);
         }

@@ -85,11 +85,11 @@ private:
     template <bool kDistanceToWin>
     void propagate();
     void finish(Entry e, bool won, unsigned distance);
-    PositionValue next_level_value(const SolvedLevel* next, std::uint64_t index, Color side_to_move, SlotCache& cache) const {
+    DtwValue next_level_value(const SolvedLevel* next, std::uint64_t index, Color side_to_move, SlotCache& cache) const {
         const std::uint64_t men = block_divisor_.quotient(index);
         CachedSlot& cached = cache[men % cache.size()];
         if (cached.men != men) [[unlikely]] cache_next_slot(next, cached, men);
-        return next->value_at(cached.slot, index - men * kings_.block_size(), side_to_move);
+        return next->dtw_value_at(cached.slot, index - men * kings_.block_size(), side_to_move);
     }
     Position position_of(Entry e) const noexcept;
 

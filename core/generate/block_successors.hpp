@@ -60,6 +60,17 @@ public:
         return others_.value(p, side_to_move);
     }
 
+    // WLD and DTW of the same, for the successor of a conversion (a capture or a man move, which
+    // never stays in the block): the DTW byte alone is read where the source allows it.
+    DtwValue dtw_value(const Position& p, Color side_to_move) const {
+        const Bitboard black_men = p.men(Color::Black), white_men = p.men(Color::White);
+        if (black_men == block_.black_men() && white_men == block_.white_men() && popcount(p.occupied()) == pieces_) {
+            return dtw_part(value(p, side_to_move));
+        }
+        if (slice_of(p) == slice_) return dtw_of(in_slice_, indexer_.index_of(p), side_to_move);
+        return dtw_of(others_, p, side_to_move);
+    }
+
     // The value the one-ply rule gives `p`, a position of the block, with `side_to_move` to move
     // (value_from_successors(p, side_to_move, *this)). `moves` is scratch space.
     PositionValue value_of(const Position& p, Color side_to_move, MoveList& moves) const {
@@ -76,7 +87,7 @@ public:
         SuccessorFold fold(conversion_plies(slice_, side_to_move));
         // Man moves are conversions: the next level of the slice, or another slice on promotion.
         generate_man_non_captures(p, side_to_move, moves);
-        for (const Move& move : moves) fold.add(value(apply_move(p, side_to_move, move), opponent), true);
+        for (const Move& move : moves) fold.add_conversion(dtw_value(apply_move(p, side_to_move, move), opponent));
 
         const Bitboard men = block_.black_men() | block_.white_men();
         const Bitboard empty = p.empty();
@@ -130,6 +141,7 @@ struct WalkBlock {
 struct WholeSlice {
     const SolvedSlice& solved;
     PositionValue value(std::uint64_t index, Color side_to_move) const { return solved.value(index, side_to_move); }
+    DtwValue dtw_value(std::uint64_t index, Color side_to_move) const { return solved.dtw_value(index, side_to_move); }
 };
 
 }  // namespace egdb

@@ -44,11 +44,17 @@ struct LevelAbove {
     const SolvedSlice* whole;
     PositionValue value(std::uint64_t index, Color side_to_move) const {
         if (whole != nullptr) return whole->value(index, side_to_move);
-        if (next == nullptr) {
-            throw std::logic_error("slice " + level.slice().to_string() + " level " + std::to_string(level.advancement()) +
-                                   ": a man move leads to a level that is not solved");
-        }
+        if (next == nullptr) throw_not_solved();
         return next->value(index, side_to_move);
+    }
+    DtwValue dtw_value(std::uint64_t index, Color side_to_move) const {
+        if (whole != nullptr) return whole->dtw_value(index, side_to_move);
+        if (next == nullptr) throw_not_solved();
+        return next->dtw_value(index, side_to_move);
+    }
+    [[noreturn]] void throw_not_solved() const {
+        throw std::logic_error("slice " + level.slice().to_string() + " level " + std::to_string(level.advancement()) +
+                               ": a man move leads to a level that is not solved");
     }
 };
 

@@ -53,22 +53,10 @@ public:
     explicit SuccessorFold(unsigned conversion) noexcept : conversion_(conversion) {}
 
     void add(const PositionValue& child, bool is_conversion) noexcept {
-        const unsigned dtw = child.dtw + 1u;
-        switch (child.wld) {
-            case WldValue::Loss:
-                any_win_ = true;
-                win_dtw_ = std::min(win_dtw_, dtw);
-                win_mtc_ = std::min(win_mtc_, is_conversion ? conversion_ : child.mtc + 1u);
-                break;
-            case WldValue::Draw:
-                any_draw_ = true;
-                break;
-            case WldValue::Win:
-                loss_dtw_ = std::max(loss_dtw_, dtw);
-                loss_mtc_ = std::max(loss_mtc_, is_conversion ? conversion_ : child.mtc + 1u);
-                break;
-        }
+        add(child.wld, child.dtw, is_conversion ? conversion_ : child.mtc + 1u);
     }
+    // A conversion's successor: its MTC does not count (the conversion counts its fixed plies).
+    void add_conversion(const DtwValue& child) noexcept { add(child.wld, child.dtw, conversion_); }
 
     PositionValue result() const noexcept {
         if (any_win_) return {WldValue::Win, static_cast<Plies>(win_dtw_), static_cast<Plies>(win_mtc_)};
@@ -77,11 +65,42 @@ public:
     }
 
 private:
+    // `mtc`: what the move counts in MTC if it is the one chosen.
+    void add(WldValue child_wld, Plies child_dtw, unsigned mtc) noexcept {
+        const unsigned dtw = child_dtw + 1u;
+        switch (child_wld) {
+            case WldValue::Loss:
+                any_win_ = true;
+                win_dtw_ = std::min(win_dtw_, dtw);
+                win_mtc_ = std::min(win_mtc_, mtc);
+                break;
+            case WldValue::Draw:
+                any_draw_ = true;
+                break;
+            case WldValue::Win:
+                loss_dtw_ = std::max(loss_dtw_, dtw);
+                loss_mtc_ = std::max(loss_mtc_, mtc);
+                break;
+        }
+    }
+
     unsigned conversion_;
     bool any_win_ = false;
     bool any_draw_ = false;
     unsigned win_dtw_ = ~0u, win_mtc_ = ~0u, loss_dtw_ = 0, loss_mtc_ = 0;
 };
+
+// The WLD and DTW of `key` (a position, or an index for sources that take one) from `source`: its
+// dtw_value when it has one (the DTW byte alone is read: position_value.hpp DtwValue), else the
+// same part of its value.
+template <class Source, class Key>
+DtwValue dtw_of(const Source& source, const Key& key, Color side_to_move) {
+    if constexpr (requires { source.dtw_value(key, side_to_move); }) {
+        return source.dtw_value(key, side_to_move);
+    } else {
+        return dtw_part(source.value(key, side_to_move));
+    }
+}
 
 template <class Lookup>
 PositionValue value_from_successors(const Position& position, Color side_to_move, const Lookup& values) {
@@ -95,9 +114,14 @@ PositionValue value_over_moves(const Position& position, Color side_to_move, std
                                const Lookup& values) {
     const Bitboard own_men = position.men(side_to_move);
     SuccessorFold fold(conversion_plies(position, side_to_move));
+    const Color opponent = opposite(side_to_move);
     for (const Move& move : moves) {
-        fold.add(values.value(apply_move(position, side_to_move, move), opposite(side_to_move)),
-                 move.is_capture() || (move.from & own_men) != 0);
+        const Position child = apply_move(position, side_to_move, move);
+        if (move.is_capture() || (move.from & own_men) != 0) {
+            fold.add_conversion(dtw_of(values, child, opponent));
+        } else {
+            fold.add(values.value(child, opponent), false);
+        }
     }
     return fold.result();
 }

@@ -69,6 +69,20 @@ struct PositionValue {
     friend constexpr bool operator==(const PositionValue&, const PositionValue&) = default;
 };
 
+// WLD and DTW without MTC: all that a conversion needs of its successor, since MTC counts a
+// conversion as a fixed number of plies (conversion_plies). The solver and the one-ply check look
+// up the successors of every capture and man move with it, which reads one byte per successor
+// instead of two in separate arrays (the successor slices are far larger than the caches, so
+// each byte read is a cache miss and often a TLB miss).
+struct DtwValue {
+    WldValue wld = WldValue::Draw;
+    Plies dtw = 0;  // 0 for draws
+
+    friend constexpr bool operator==(const DtwValue&, const DtwValue&) = default;
+};
+
+constexpr DtwValue dtw_part(const PositionValue& v) noexcept { return {v.wld, v.dtw}; }
+
 // Storage: one byte of DTW code and one byte of MTC per position and side to move, and a sparse
 // table for the rare positions whose distances do not fit (wide_values.hpp).
 // The DTW code is the DTW in plies for a win or a loss (its parity says which: wins are odd,
@@ -105,6 +119,10 @@ constexpr DistanceCode wide_code(WldValue wld) noexcept { return wld == WldValue
 constexpr PositionValue decode_value(DistanceCode dtw_code, std::uint8_t mtc) noexcept {
     if (dtw_code == kDrawCode) return {WldValue::Draw, 0, 0};
     return {wld_of_code(dtw_code), dtw_code, mtc};
+}
+constexpr DtwValue decode_dtw(DistanceCode dtw_code) noexcept {
+    if (dtw_code == kDrawCode) return {WldValue::Draw, 0};
+    return {wld_of_code(dtw_code), dtw_code};
 }
 
 }  // namespace egdb

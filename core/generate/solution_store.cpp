@@ -43,12 +43,13 @@ std::uint64_t SolutionStore::memory_bytes() const noexcept {
     return bytes;
 }
 
-void SolutionStore::throw_not_solved(SliceId canonical) {
-    throw std::out_of_range("slice " + canonical.to_string() + " is not solved");
-}
-
-void SolutionStore::throw_not_held(SliceId canonical, Color side_to_move) {
-    throw std::out_of_range("slice " + canonical.to_string() + " is held without " + std::string(color_name(side_to_move)) +
+void SolutionStore::throw_not_answered(const Position& position, Color side_to_move) const {
+    const SliceId slice = slice_of(position);
+    const bool reverse = !is_canonical(slice);
+    const SliceId canonical = reverse ? color_reversed(slice) : slice;
+    if (find(canonical) == nullptr) throw std::out_of_range("slice " + canonical.to_string() + " is not solved");
+    const Color side = reverse ? opposite(side_to_move) : side_to_move;
+    throw std::out_of_range("slice " + canonical.to_string() + " is held without " + std::string(color_name(side)) +
                             " to move");
 }
 

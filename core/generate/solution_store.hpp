@@ -50,6 +50,15 @@ public:
     // callers holding a SolutionStore (the verifier, restoring a slice) have it inlined.
     PositionValue value(const Position& position, Color side_to_move) const override;
 
+    // The value of `position` when the store answers it (an empty side, or its slice held for
+    // that side to move): true, with `out` set. False when it does not, without throwing. One
+    // slice computation and one slot read: a lookup that falls back to files (StoreThenFiles)
+    // asks this first for every successor, and asking answers() and then value() did both twice.
+    bool value_if_held(const Position& position, Color side_to_move, PositionValue& out) const noexcept;
+    // SolvedLookup::dtw_value and its form that does not throw: the DTW byte alone is read.
+    DtwValue dtw_value(const Position& position, Color side_to_move) const override;
+    bool dtw_value_if_held(const Position& position, Color side_to_move, DtwValue& out) const noexcept;
+
 private:
     struct Held {
         std::unique_ptr<SolvedSlice> solved;
@@ -62,30 +71,66 @@ private:
                                             kCountsPerGroup +
                                         s.nwk);
     }
-    [[noreturn]] static void throw_not_solved(SliceId canonical);
-    [[noreturn]] static void throw_not_held(SliceId canonical, Color side_to_move);
+    // The value `read` gives from the slice that holds `position` (its canonical form and side),
+    // or false when the store does not hold it for that side to move.
+    template <class Value, class Read>
+    bool answer(const Position& position, Color side_to_move, Value& out, Read read) const noexcept;
+    // Why value_if_held() did not answer: the slice is not solved, or held without that side.
+    [[noreturn]] void throw_not_answered(const Position& position, Color side_to_move) const;
 
     std::array<Held, kCountsPerGroup * kCountsPerGroup * kCountsPerGroup * kCountsPerGroup> slots_;
     std::vector<SliceId> order_;
 };
 
-inline PositionValue SolutionStore::value(const Position& position, Color side_to_move) const {
-    if (has_empty_side(position)) return empty_side_value(position, side_to_move);
+template <class Value, class Read>
+inline bool SolutionStore::answer(const Position& position, Color side_to_move, Value& out, Read read) const noexcept {
     // Both colours of a canonical slice are stored, so only non-canonical slices are reversed.
     const SliceId slice = slice_of(position);
     const bool reverse = !is_canonical(slice);
     const SliceId canonical = reverse ? color_reversed(slice) : slice;
-    if (!is_indexable(canonical)) throw_not_solved(canonical);
+    if (!is_indexable(canonical)) [[unlikely]] return false;
     const Held& held = slots_[slot_of(canonical)];
-    if (!held.solved) throw_not_solved(canonical);
+    if (!held.solved) return false;
     const Position in_canonical = reverse ? reversed(position) : position;
     const Color side = reverse ? opposite(side_to_move) : side_to_move;
-    if (!held.solved->holds(side)) [[unlikely]] {
-        // Held for one side only: a colour-symmetric slice answers the other in the reversed position.
-        if (!is_color_symmetric(canonical)) throw_not_held(canonical, side);
-        return held.solved->value(held.indexer->index_of(reversed(in_canonical)), opposite(side));
+    if (held.solved->holds(side)) [[likely]] {
+        out = read(*held.solved, held.indexer->index_of(in_canonical), side);
+        return true;
     }
-    return held.solved->value(held.indexer->index_of(in_canonical), side);
+    // Held for one side only: a colour-symmetric slice answers the other in the reversed position.
+    if (!is_color_symmetric(canonical)) return false;
+    out = read(*held.solved, held.indexer->index_of(reversed(in_canonical)), opposite(side));
+    return true;
+}
+
+inline bool SolutionStore::value_if_held(const Position& position, Color side_to_move, PositionValue& out) const noexcept {
+    if (has_empty_side(position)) [[unlikely]] {
+        out = empty_side_value(position, side_to_move);
+        return true;
+    }
+    return answer(position, side_to_move, out,
+                  [](const SolvedSlice& solved, std::uint64_t index, Color side) { return solved.value(index, side); });
+}
+
+inline bool SolutionStore::dtw_value_if_held(const Position& position, Color side_to_move, DtwValue& out) const noexcept {
+    if (has_empty_side(position)) [[unlikely]] {
+        out = dtw_part(empty_side_value(position, side_to_move));
+        return true;
+    }
+    return answer(position, side_to_move, out,
+                  [](const SolvedSlice& solved, std::uint64_t index, Color side) { return solved.dtw_value(index, side); });
+}
+
+inline PositionValue SolutionStore::value(const Position& position, Color side_to_move) const {
+    PositionValue v;
+    if (!value_if_held(position, side_to_move, v)) [[unlikely]] throw_not_answered(position, side_to_move);
+    return v;
+}
+
+inline DtwValue SolutionStore::dtw_value(const Position& position, Color side_to_move) const {
+    DtwValue v;
+    if (!dtw_value_if_held(position, side_to_move, v)) [[unlikely]] throw_not_answered(position, side_to_move);
+    return v;
 }
 
 }  // namespace egdb

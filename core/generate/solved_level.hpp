@@ -68,11 +68,24 @@ public:
         return decode_value(dtw_codes_[s][offset], mtc_[s][offset], wide_[s], offset);
     }
 
+    // WLD and DTW at slice index `index`, without reading MTC; throws like value().
+    DtwValue dtw_value(std::uint64_t index, Color side_to_move) const {
+        const std::uint64_t men = men_divisor_.quotient(index);
+        const std::uint64_t slot = slot_of(men);
+        if (slot == kAbsent) throw_not_held(index);
+        return dtw_value_at(slot, index - men * block_size_, side_to_move);
+    }
+
     // Value at `offset` of the block at `slot` (< configurations().size(); offset < block_size()).
     PositionValue value_at(std::uint64_t slot, std::uint64_t offset, Color side_to_move) const noexcept {
         const auto s = static_cast<std::size_t>(side_to_move);
         const std::uint64_t i = slot * block_size_ + offset;
         return decode_value(dtw_codes_[s][i], mtc_[s][i], wide_[s], i);
+    }
+    DtwValue dtw_value_at(std::uint64_t slot, std::uint64_t offset, Color side_to_move) const noexcept {
+        const auto s = static_cast<std::size_t>(side_to_move);
+        const std::uint64_t i = slot * block_size_ + offset;
+        return decode_dtw(dtw_codes_[s][i], wide_[s], i);
     }
 
     // Records the distances of a wide position (position_value.hpp) at `offset` of the block at

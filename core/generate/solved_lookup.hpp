@@ -17,6 +17,12 @@ public:
     // A side to move without pieces has lost with DTW and MTC 0 (13.3 step 2); implementations
     // answer that without storage. Throws std::out_of_range for a slice it does not hold.
     virtual PositionValue value(const Position& position, Color side_to_move) const = 0;
+
+    // WLD and DTW of the same, for a successor reached by a conversion (position_value.hpp
+    // DtwValue). Implementations that hold bytes in memory read the DTW byte alone.
+    virtual DtwValue dtw_value(const Position& position, Color side_to_move) const {
+        return dtw_part(value(position, side_to_move));
+    }
 };
 
 }  // namespace egdb

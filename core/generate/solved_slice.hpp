@@ -40,6 +40,11 @@ public:
         const auto s = static_cast<std::size_t>(side_to_move);
         return decode_value(dtw_codes_[s][index], mtc_[s][index], wide_[s], index);
     }
+    // WLD and DTW at `index`, without reading MTC (position_value.hpp DtwValue).
+    DtwValue dtw_value(std::uint64_t index, Color side_to_move) const noexcept {
+        const auto s = static_cast<std::size_t>(side_to_move);
+        return decode_dtw(dtw_codes_[s][index], wide_[s], index);
+    }
 
     // Sets the value at `index`: its bytes, and for a wide position (position_value.hpp) its
     // entry in wide(). Not thread-safe for wide values (callers that set values on several

@@ -58,4 +58,11 @@ inline PositionValue decode_value(DistanceCode dtw_code, std::uint8_t mtc, const
     return {wld_of_code(dtw_code), d->dtw, d->mtc};
 }
 
+// The same without MTC: the DTW byte alone is read (and the table for a wide code).
+inline DtwValue decode_dtw(DistanceCode dtw_code, const WideValues& wide, std::uint64_t index) noexcept {
+    if (!is_wide_code(dtw_code)) [[likely]] return decode_dtw(dtw_code);
+    const WideDistances* d = wide.find(index);
+    return {wld_of_code(dtw_code), d == nullptr ? Plies{0} : d->dtw};
+}
+
 }  // namespace egdb

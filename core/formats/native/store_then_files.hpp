@@ -17,14 +17,16 @@ public:
     void set_files(const NativeDatabase* files) noexcept { files_ = files; }
 
     PositionValue value(const Position& position, Color side_to_move) const override {
-        if (files_ != nullptr && !has_empty_side(position)) {
-            const SliceId slice = slice_of(position);
-            const bool canonical = is_canonical(slice);
-            if (!store_.answers(canonical ? slice : color_reversed(slice), canonical ? side_to_move : opposite(side_to_move))) {
-                return files_->value(position, side_to_move);
-            }
-        }
-        return store_.value(position, side_to_move);  // held, an empty side, or the store's own error
+        PositionValue v;
+        if (store_.value_if_held(position, side_to_move, v)) [[likely]] return v;
+        if (files_ != nullptr) return files_->value(position, side_to_move);
+        return store_.value(position, side_to_move);  // the store's own error
+    }
+    DtwValue dtw_value(const Position& position, Color side_to_move) const override {
+        DtwValue v;
+        if (store_.dtw_value_if_held(position, side_to_move, v)) [[likely]] return v;
+        if (files_ != nullptr) return dtw_part(files_->value(position, side_to_move));
+        return store_.dtw_value(position, side_to_move);  // the store's own error
     }
 
 private:
