@@ -1,10 +1,13 @@
 // The verify journal (core/formats/native/verify_journal.hpp): a verification stopped part way
 // resumes at the first slice not done and, together with what the journal holds, covers exactly
-// what a full run checks; a changed slice file sends it and every slice that reaches it back to
-// be checked; a slice with a mismatch is never recorded; a damaged journal is refused, untouched.
+// what a full run checks; a changed slice file sends it and the slices whose moves reach it back
+// to be checked; an entry counts only while the slices it reaches are found consistent; a slice
+// with a mismatch is never recorded; a journal of version 1 is read under its own rule; a damaged
+// journal is refused, untouched.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -20,7 +23,9 @@
 #include "core/generate/build_driver.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/solution_store.hpp"
+#include "core/util/crc32c.hpp"
 #include "core/util/error.hpp"
+#include "core/util/text_record.hpp"
 #include "core/workflow/build.hpp"
 #include "tests/build_helpers.hpp"
 #include "tests/scratch_dir.hpp"
@@ -50,6 +55,16 @@ native::VerifyReport verify_with_journal(const fs::path& dir, const fs::path& jo
         if (stop_after > 0 && ++done == stop_after) throw std::runtime_error("stopped");
     };
     return native::verify_native_database(dir, options);
+}
+
+// `changed` and the slices whose moves reach it.
+std::set<SliceId> slices_reading(SliceId changed) {
+    std::set<SliceId> out{changed};
+    for (const SliceId s : build_order(kJournalPieces)) {
+        const std::vector<SliceId> successors = successor_slices(s);
+        if (std::find(successors.begin(), successors.end(), changed) != successors.end()) out.insert(s);
+    }
+    return out;
 }
 
 // The slices of a full build that read `changed`, directly or through others, and `changed`.
@@ -134,15 +149,18 @@ TEST_F(VerifyJournalTest, AResumedRunUnderABudgetChecksTheSame) {
     EXPECT_EQ(resumed.mismatches, 0U);
 }
 
-TEST_F(VerifyJournalTest, AChangedFileIsCheckedAgainWithEverySliceThatReachesIt) {
+// The slices reading those read only unchanged bytes, and what they read is found consistent again
+// in the same run: their entries still count.
+TEST_F(VerifyJournalTest, AChangedFileIsCheckedAgainWithTheSlicesWhoseMovesReachIt) {
     const fs::path dir = copy_of_database("rewritten");
     const fs::path journal = scratch_->path() / "rewritten.journal";
     ASSERT_TRUE(verify_with_journal(dir, journal).ok());
 
     // The same values written at another compression level: other bytes, still consistent.
-    const SliceId changed{1, 0, 1, 0};
-    const std::set<SliceId> expected = slices_reaching(changed);
+    const SliceId changed{0, 1, 0, 1};
+    const std::set<SliceId> expected = slices_reading(changed);
     ASSERT_GT(expected.size(), 2U);
+    ASSERT_GT(slices_reaching(changed).size(), expected.size());  // some read it through others only
     {
         const native::NativeDatabase db(dir);
         SolutionStore store;
@@ -164,6 +182,98 @@ TEST_F(VerifyJournalTest, AChangedFileIsCheckedAgainWithEverySliceThatReachesIt)
     EXPECT_EQ(log.checked.size() + log.earlier.size(), build_order(kJournalPieces).size());
     EXPECT_EQ(r.positions_checked + r.positions_verified_earlier, full_->positions_checked);
     EXPECT_EQ(native::VerifyJournal(journal).find(changed)->file_bytes, fs::file_size(dir / name));
+}
+
+// A slice's entry says its values agree with the files its moves reach; it counts only when those
+// are found consistent in turn. Here 0110's entry is dropped (as a build leaves a slice with
+// levels resumed from an earlier run) and the slice its moves reach is taken away, so 0110 cannot
+// be checked: the slices reading it are not verified, though their entries stay. With the file
+// back, 0110 alone is checked and their entries count again.
+TEST_F(VerifyJournalTest, AnEntryCountsOnlyWhileTheSlicesItReachesAreFoundConsistent) {
+    const fs::path dir = copy_of_database("unsound");
+    const fs::path journal = scratch_->path() / "unsound.journal";
+    ASSERT_TRUE(verify_with_journal(dir, journal).ok());
+    const SliceId middle{0, 1, 1, 0};
+    const std::vector<SliceId> below = successor_slices(middle);
+    const auto gone = std::find_if(below.begin(), below.end(), [&](SliceId t) {
+        return fs::exists(dir / native::slice_file_name(t.nbm, t.nbk, t.nwm, t.nwk));
+    });
+    ASSERT_NE(gone, below.end());
+    // The slices reading `middle` but not `gone`: their files and the files they read are unchanged.
+    std::set<SliceId> readers;
+    for (const SliceId s : slices_reading(middle)) {
+        const std::vector<SliceId> successors = successor_slices(s);
+        if (s != middle && std::find(successors.begin(), successors.end(), *gone) == successors.end()) readers.insert(s);
+    }
+    ASSERT_FALSE(readers.empty());
+    native::VerifyJournal(journal).forget(middle);
+    const std::string gone_name = native::slice_file_name(gone->nbm, gone->nbk, gone->nwm, gone->nwk);
+    fs::rename(dir / gone_name, scratch_->path() / gone_name);
+
+    JournalRunLog log;
+    const native::VerifyReport r = verify_with_journal(dir, journal, &log);
+    EXPECT_FALSE(r.ok());
+    EXPECT_GE(r.unchecked_slices, readers.size() + 1);
+    for (const SliceId s : log.earlier) EXPECT_FALSE(readers.contains(s)) << s.to_string();
+    const bool reported = std::any_of(r.messages.begin(), r.messages.end(), [&](const std::string& m) {
+        return m.find("which its moves reach, was not found consistent") != std::string::npos;
+    });
+    EXPECT_TRUE(reported);
+    for (const SliceId s : readers) EXPECT_NE(native::VerifyJournal(journal).find(s), nullptr) << s.to_string();
+
+    fs::rename(scratch_->path() / gone_name, dir / gone_name);
+    JournalRunLog back;
+    const native::VerifyReport fixed = verify_with_journal(dir, journal, &back);
+    EXPECT_TRUE(fixed.ok());
+    const std::set<SliceId> checked(back.checked.begin(), back.checked.end());
+    EXPECT_TRUE(checked.contains(middle));
+    for (const SliceId s : readers) EXPECT_FALSE(checked.contains(s)) << s.to_string();
+    EXPECT_EQ(fixed.positions_checked + fixed.positions_verified_earlier, full_->positions_checked);
+}
+
+// Version 1 recorded no digest of the files a slice's moves reach: its entries count only while
+// every slice they reach counts from the journal, so a slice without an entry sends every slice
+// reaching it, directly or through others, back to be checked. The journal is then written as
+// version 2, and the next run checks nothing.
+TEST_F(VerifyJournalTest, AJournalOfVersion1CountsUnderItsOwnRule) {
+    const fs::path dir = scratch_->path() / "db";
+    const fs::path journal = scratch_->path() / "v1.journal";
+    ASSERT_TRUE(verify_with_journal(dir, journal).ok());
+    const SliceId dropped{0, 1, 0, 1};
+    std::string text = "egdb-verify-journal 1\n";
+    const native::VerifyJournal written(journal);
+    for (const native::VerifiedSlice& e : written.entries()) {
+        ASSERT_TRUE(e.successors_digest.has_value());
+        if (e.slice == dropped) continue;
+        char line[160];
+        std::snprintf(line, sizeof line, "%s %llu %08x %s %llu %.2f\n",
+                      native::slice_file_name(e.slice.nbm, e.slice.nbk, e.slice.nwm, e.slice.nwk).c_str(),
+                      static_cast<unsigned long long>(e.file_bytes), e.file_crc, e.kinds.c_str(),
+                      static_cast<unsigned long long>(e.positions), e.seconds);
+        text += line;
+    }
+    char end[32];
+    std::snprintf(end, sizeof end, "end %08x\n", crc32c(text_bytes(text)));
+    text += end;
+    {
+        std::ofstream out(journal, std::ios::binary | std::ios::trunc);
+        out << text;
+    }
+    ASSERT_EQ(native::VerifyJournal(journal).entries().size(), build_order(kJournalPieces).size() - 1);
+
+    JournalRunLog log;
+    const native::VerifyReport r = verify_with_journal(dir, journal, &log);
+    EXPECT_TRUE(r.ok());
+    EXPECT_EQ(std::set<SliceId>(log.checked.begin(), log.checked.end()), slices_reaching(dropped));
+    EXPECT_EQ(r.positions_checked + r.positions_verified_earlier, full_->positions_checked);
+    EXPECT_TRUE(test::slurp(journal).starts_with("egdb-verify-journal 2\n"));
+    const native::VerifyJournal rewritten(journal);
+    for (const native::VerifiedSlice& e : rewritten.entries()) {
+        EXPECT_EQ(e.successors_digest.has_value(), slices_reaching(dropped).contains(e.slice)) << e.slice.to_string();
+    }
+    JournalRunLog again;
+    EXPECT_TRUE(verify_with_journal(dir, journal, &again).ok());
+    EXPECT_TRUE(again.checked.empty());
 }
 
 TEST_F(VerifyJournalTest, ASliceWithAMismatchIsNeverRecordedAndIsCheckedEveryRun) {
@@ -293,12 +403,11 @@ TEST_F(VerifyJournalTest, ASliceWithLevelsFromAnEarlierRunIsCheckedAfterTheBuild
     const workflow::BuildReport resumed = workflow::build_database(request);
     ASSERT_TRUE(resumed.verify && resumed.verify->ok());
     const native::VerifyReport& report = resumed.verify->native_report;
-    // The interrupted slice, and the slices that read it, were checked by the closing
-    // verification; the others had been checked as they were solved.
-    const std::set<SliceId> reaching = slices_reaching(*interrupted);
-    std::uint64_t positions = 0;
-    for (const SliceId s : reaching) positions += slice_size(s) * (is_color_symmetric(s) ? 1 : 2);
-    EXPECT_EQ(report.positions_checked, positions);
+    // Only the interrupted slice was checked by the closing verification: the others had been
+    // checked as they were solved, the slices reading it against its file as it is now.
+    ASSERT_GT(slices_reading(*interrupted).size(), 1U);
+    EXPECT_EQ(report.positions_checked, slice_size(*interrupted) * (is_color_symmetric(*interrupted) ? 1 : 2));
+    EXPECT_EQ(report.slices_verified_earlier, build_order(kJournalPieces).size() - 1);
     EXPECT_EQ(report.positions_checked + report.positions_verified_earlier, full_->positions_checked);
     // The slices before it were checked in the first run, those after it in the second.
     const std::vector<SliceId> order = build_order(kJournalPieces);

@@ -210,6 +210,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             }
         }
         LevelChecks checks;
+        native::SliceFileIdentities file_identities(request.out);
         const std::string kinds_text = native::journal_kinds(request.kinds.dtw, request.kinds.mtc);
         const auto record_checked = [&](SliceId s, std::size_t k, double seconds) {
             result.checked_in_build_seconds += checks.seconds;
@@ -224,7 +225,12 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 return;
             }
             const std::uint64_t stored = slice_size(s) * (is_color_symmetric(s) ? 1 : 2);
-            journal->record({s, std::filesystem::file_size(paths[k]), native::file_crc32c(paths[k]), kinds_text, stored, seconds});
+            // The slice was checked against the files its moves reach as they are now (written
+            // earlier in build order): the entry names them by their digest.
+            file_identities.forget(s);
+            const std::optional<native::SliceFileIdentity> own = file_identities.of(s);
+            if (!own) throw FileError("slice file " + paths[k].string() + " vanished after it was written");
+            journal->record({s, own->bytes, own->crc, kinds_text, stored, seconds, file_identities.successors_digest(successor_slices(s))});
             ++result.slices_checked_in_build;
             result.positions_checked_in_build += checks.result.positions;
         };

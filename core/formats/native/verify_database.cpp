@@ -106,14 +106,6 @@ std::uint64_t check_slice(const SolvedSlice& solved, const std::array<CaptureBit
     return mismatches.load();
 }
 
-// What a journal entry is matched against: the slice file's size and the CRC-32C of its bytes.
-struct FileIdentity {
-    std::uint64_t bytes = 0;
-    std::uint32_t crc = 0;
-};
-
-FileIdentity identity_of(const SliceFileReader& file) { return {file.file_size(), file_crc32c(file.path())}; }
-
 // Why `slice` cannot be checked yet, or "": a slice its moves can reach is not in the directory,
 // or could not be checked itself (its values are then not at hand).
 std::string missing_successor(SliceId slice, const NativeDatabase& db, const std::vector<SliceId>& checked) {
@@ -173,32 +165,44 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     report.checked_dtw = kinds.dtw;
     report.checked_mtc = kinds.mtc;
 
-    // The journal's verdicts that still hold (verify_journal.hpp): in build order a slice's
-    // successors come first, so one pass decides whether all of them still count.
+    // The journal's entries that may still hold (verify_journal.hpp): the entry's file, and the
+    // files its moves reach, are those it was checked with. Whether it counts is decided when its
+    // turn comes: every slice it reaches must have been found consistent by then, earlier or in
+    // this run. (An entry of version 1 has no digest of those files: it may hold only while every
+    // slice it reaches may hold from the journal, decided in one pass in build order.)
     std::optional<VerifyJournal> journal;
     if (!options.journal.empty()) journal.emplace(options.journal);
     const std::string kinds_text = journal_kinds(kinds.dtw, kinds.mtc);
-    std::vector<FileIdentity> identities(order.size());
-    std::vector<char> earlier(order.size(), 0);
+    SliceFileIdentities identities(directory);
+    const auto position_in_order = [&](SliceId t) -> std::optional<std::size_t> {
+        const auto at = std::find(order.begin(), order.end(), t);
+        return at == order.end() ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(at - order.begin()));
+    };
+    std::vector<char> journaled(order.size(), 0);
     if (journal) {
         for (std::size_t k = 0; k < order.size(); ++k) {
             const VerifiedSlice* entry = journal->find(order[k]);
             if (entry == nullptr || entry->kinds != kinds_text) continue;
-            identities[k] = identity_of(*db.file(order[k]));
-            if (entry->file_bytes != identities[k].bytes || entry->file_crc != identities[k].crc) continue;
-            bool successors_hold = true;
-            for (const SliceId t : successor_slices(order[k])) {
-                const auto at = std::find(order.begin(), order.end(), t);
-                successors_hold = successors_hold && at != order.end() && earlier[static_cast<std::size_t>(at - order.begin())];
+            const std::optional<SliceFileIdentity> own = identities.of(order[k]);
+            if (!own || entry->file_bytes != own->bytes || entry->file_crc != own->crc) continue;
+            const std::vector<SliceId> successors = successor_slices(order[k]);
+            bool holds = true;
+            if (entry->successors_digest) {
+                holds = identities.successors_digest(successors) == entry->successors_digest;
+            } else {
+                for (const SliceId t : successors) {
+                    const std::optional<std::size_t> at = position_in_order(t);
+                    holds = holds && at && journaled[*at];
+                }
             }
-            earlier[k] = successors_hold ? 1 : 0;
+            journaled[k] = holds ? 1 : 0;
         }
     }
     // Slices to decode: those to check and, again and again, the slices they read.
     std::vector<char> decode(order.size(), 0);
     std::vector<SliceId> read_later;
     for (std::size_t k = order.size(); k-- > 0;) {
-        decode[k] = (!earlier[k] || std::find(read_later.begin(), read_later.end(), order[k]) != read_later.end()) ? 1 : 0;
+        decode[k] = (!journaled[k] || std::find(read_later.begin(), read_later.end(), order[k]) != read_later.end()) ? 1 : 0;
         if (!decode[k]) continue;
         for (const SliceId t : successor_slices(order[k])) read_later.push_back(t);
     }
@@ -241,12 +245,37 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
             db.release_resident_pages();
         });
     };
+    // Slices found consistent, earlier or in this run: a journal entry counts only when every
+    // slice its moves reach is one of them.
+    std::vector<char> consistent(order.size(), 0);
+    // Why the journal entry of order[k] cannot count, or "": a slice its moves reach was not found consistent.
+    const auto inconsistent_successor = [&](std::size_t k) -> std::string {
+        for (const SliceId t : successor_slices(order[k])) {
+            const std::optional<std::size_t> at = position_in_order(t);
+            if (!at || !consistent[*at]) return "slice " + t.to_string() + ", which its moves reach, was not found consistent";
+        }
+        return "";
+    };
     for (std::size_t k = 0; k < order.size(); ++k) {
         const SliceId slice = order[k];
         const auto start = std::chrono::steady_clock::now();
-        if (earlier[k]) checked_ok.push_back(slice);
-        if (earlier[k] && !decode[k]) {
+        bool earlier = false;
+        if (journaled[k]) {
+            const std::string why = inconsistent_successor(k);
+            earlier = why.empty();
+            // Its entry says nothing of a slice whose successors are wrong; checking it again
+            // needs their values, at hand only when a later slice reads it too.
+            if (!earlier && !decode[k]) {
+                ++report.unchecked_slices;
+                sink.add("slice " + slice.to_string() + " cannot be checked: " + why);
+                if (options.on_slice_done) options.on_slice_done({slice, 0, 0, false, false, 0, 0, k + 1, order.size()});
+                continue;
+            }
+        }
+        if (earlier) checked_ok.push_back(slice);
+        if (earlier && !decode[k]) {
             const VerifiedSlice& entry = *journal->find(slice);
+            consistent[k] = 1;
             ++report.slices_verified_earlier;
             report.positions_verified_earlier += entry.positions;
             if (options.on_slice_done) {
@@ -258,10 +287,10 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         double restore_seconds = 0;
         // Under a budget, what this step decodes or keeps is for the sides these slices read.
         const std::vector<SliceId> later = budget > 0 ? decoded_after(k) : std::vector<SliceId>{};
-        std::string obstacle = earlier[k] ? "" : missing_successor(slice, db, checked_ok);
+        std::string obstacle = earlier ? "" : missing_successor(slice, db, checked_ok);
         if (obstacle.empty()) {
             try {
-                const bool to_check = !earlier[k];
+                const bool to_check = !earlier;
                 SideSet sides = SideSet::both();
                 if (budget > 0 && !to_check) {
                     const SideSet read = sides_read_by(slice, later);
@@ -276,7 +305,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
                 std::uint64_t held = store.memory_bytes();
                 for (const CaptureBits& bits : must_capture) held += bits.size() * sizeof(std::uint64_t);
                 report.peak_memory_bytes = std::max(report.peak_memory_bytes, held);
-                if (!earlier[k]) {
+                if (!earlier) {
                     bad = budget > 0 ? check_slice(*store.find(slice), must_capture, checked_slices, kinds, threads, sink)
                                      : check_slice(*store.find(slice), must_capture, store, kinds, threads, sink);
                     checked = slice_size(slice) * (is_color_symmetric(slice) ? 1 : 2);
@@ -292,7 +321,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         if (!obstacle.empty()) {
             ++report.unchecked_slices;
             sink.add("slice " + slice.to_string() + " cannot be checked: " + obstacle);
-            if (earlier[k]) checked_ok.pop_back();
+            if (earlier) checked_ok.pop_back();
         }
         std::vector<SliceId> needed;
         for (std::size_t j = k + 1; j < order.size(); ++j) {
@@ -314,7 +343,8 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         report.check_seconds += seconds - restore_seconds;
         report.positions_checked += checked;
         report.mismatches += bad;
-        if (earlier[k] && obstacle.empty()) {
+        if (obstacle.empty() && bad == 0) consistent[k] = 1;
+        if (earlier && obstacle.empty()) {
             const VerifiedSlice& entry = *journal->find(slice);
             ++report.slices_verified_earlier;
             report.positions_verified_earlier += entry.positions;
@@ -325,10 +355,15 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         }
         if (journal) {
             // Only a slice found consistent is recorded; one with mismatches loses its old entry.
+            // An entry that still matches the files but could not count (a slice it reaches was
+            // not found consistent) stays: it is true of the bytes it names.
             if (obstacle.empty() && bad == 0) {
-                if (identities[k].bytes == 0) identities[k] = identity_of(*db.file(slice));
-                journal->record({slice, identities[k].bytes, identities[k].crc, kinds_text, checked, seconds});
-            } else {
+                const std::optional<SliceFileIdentity> own = identities.of(slice);
+                if (own) {
+                    journal->record({slice, own->bytes, own->crc, kinds_text, checked, seconds,
+                                     identities.successors_digest(successor_slices(slice))});
+                }
+            } else if (bad > 0 || !journaled[k]) {
                 journal->forget(slice);
             }
         }
