@@ -4,8 +4,10 @@
 // from its sink unchecked.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -192,6 +194,54 @@ TEST(BlockSuccessors, ValueOfEqualsTheRuleOverTheGeneratedMoves) {
         }
     }
     EXPECT_GT(with_king_moves, compared / 4) << compared << " positions compared";
+}
+
+// The king walk folds its successors in two steps (SuccessorFold::add_distance, then add_mtc for
+// those needs_mtc names). Over random sets of successors, conversions mixed in, that must give
+// what adding each whole gives, for every outcome, while leaving MTC bytes unread.
+TEST(SuccessorFold, TwoStepsGiveWhatAddingEachSuccessorWholeGives) {
+    std::mt19937 random(12);
+    constexpr std::array kWld{WldValue::Loss, WldValue::Draw, WldValue::Win};
+    struct Child {
+        PositionValue value;
+        bool conversion;
+    };
+    std::array<std::uint64_t, 3> outcomes{};
+    std::uint64_t mtc_reads = 0, successors = 0;
+    for (int trial = 0; trial < 200000; ++trial) {
+        const unsigned conversion = 2 + random() % 2;
+        std::vector<Child> children(random() % 7);
+        for (Child& child : children) {
+            const WldValue wld = kWld[random() % 3];
+            // A draw carries no distances; the others small, so that ties of DTW and MTC happen.
+            const auto dtw = static_cast<Plies>(wld == WldValue::Draw ? 0 : 2 * (random() % 4) + (wld == WldValue::Win));
+            const auto mtc = static_cast<Plies>(wld == WldValue::Draw ? 0 : random() % 5);
+            child = {{wld, dtw, mtc}, random() % 4 == 0};
+        }
+        SuccessorFold whole(conversion), two_steps(conversion);
+        for (const Child& child : children) {
+            whole.add(child.value, child.conversion);
+            if (child.conversion) {
+                two_steps.add_conversion(dtw_part(child.value));
+            } else {
+                two_steps.add_distance(dtw_part(child.value));
+            }
+        }
+        for (const Child& child : children) {
+            if (child.conversion) continue;
+            ++successors;
+            if (!two_steps.needs_mtc(child.value.wld)) continue;
+            ++mtc_reads;
+            two_steps.add_mtc(child.value.wld, child.value.mtc);
+        }
+        const PositionValue expected = whole.result();
+        ASSERT_EQ(two_steps.result(), expected) << "trial " << trial << ": " << describe(two_steps.result()) << " instead of "
+                                                << describe(expected);
+        ++outcomes[static_cast<std::size_t>(expected.wld)];
+    }
+    for (const std::uint64_t n : outcomes) EXPECT_GT(n, 20000u);
+    // Drawn positions and the successors a won position does not choose are skipped.
+    EXPECT_LT(mtc_reads, successors * 3 / 4) << mtc_reads << " MTC reads for " << successors << " successors";
 }
 
 }  // namespace

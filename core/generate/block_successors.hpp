@@ -21,7 +21,12 @@
 // value_from_successors).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
 
 #include "core/board/position.hpp"
 #include "core/generate/king_placements.hpp"
@@ -29,12 +34,14 @@
 #include "core/generate/position_value.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
 
 namespace egdb {
 
-// `Block` is the block being checked: its men (`Bitboard black_men()`, `white_men()`) and
-// `PositionValue value(std::uint64_t local, Color)` for its positions; the check moves it on.
+// `Block` is the block being checked: its men (`Bitboard black_men()`, `white_men()`),
+// `PositionValue value(std::uint64_t local, Color)` and `DtwValue dtw_value(std::uint64_t local,
+// Color)` (WLD and DTW without reading MTC) for its positions; the check moves it on.
 // `InSlice` answers `PositionValue value(std::uint64_t index, Color)` for the slice, and `Others`
 // answers `PositionValue value(const Position&, Color)` like SolvedLookup.
 template <class Block, class InSlice, class Others>
@@ -93,6 +100,17 @@ public:
         const Bitboard empty = p.empty();
         const Bitboard black_kings = p.kings(Color::Black);
         const Bitboard white_kings = p.kings(Color::White);
+        // King moves in two passes (SuccessorFold::add_distance): first the DTW byte of every
+        // successor, then the MTC byte of those that decide the MTC, once the outcome is known.
+        // The two bytes are in separate arrays, each read a likely cache miss in a large block,
+        // and most MTC bytes are not needed (a drawn position needs none, a won one only those of
+        // the successors lost for the opponent).
+        struct DecidedSuccessor {
+            std::uint64_t local;
+            WldValue wld;
+        };
+        std::array<DecidedSuccessor, kMaxMoves> decided;
+        std::size_t count = 0;
         // A king slides over empty squares in each direction (movegen's king moves, in another
         // order: the fold does not depend on it).
         const auto each_king_move = [&](Bitboard movers, auto&& local_after) {
@@ -100,7 +118,13 @@ public:
                 const Bitboard king = lowest_bit(movers);
                 for (const int direction : kDirections) {
                     for (Bitboard to = shift(king, direction) & empty; to != 0; to = shift(to, direction) & empty) {
-                        fold.add(block_.value(local_after(king | to), opponent), false);
+                        const std::uint64_t local = local_after(king | to);
+                        const DtwValue child = block_.dtw_value(local, opponent);
+                        fold.add_distance(child);
+                        if (child.wld == WldValue::Draw) continue;
+                        // No position of an endgame has more moves than the generator's list holds.
+                        if (count == decided.size()) throw_too_many_moves(p, side_to_move);
+                        decided[count++] = {local, child.wld};
                     }
                 }
             }
@@ -113,10 +137,17 @@ public:
             each_king_move(white_kings,
                            [&](Bitboard step) { return black_part + kings_.white_rank(men_and_black_kings, white_kings ^ step); });
         }
+        for (const DecidedSuccessor& child : std::span(decided).first(count)) {
+            if (fold.needs_mtc(child.wld)) fold.add_mtc(child.wld, block_.value(child.local, opponent).mtc);
+        }
         return fold.result();
     }
 
 private:
+    [[noreturn]] static void throw_too_many_moves(const Position& p, Color side_to_move) {
+        throw std::length_error(to_fen(p, side_to_move) + ": more than " + std::to_string(kMaxMoves) + " king moves");
+    }
+
     SliceId slice_;
     const KingPlacements& kings_;
     const SliceIndexer& indexer_;
@@ -135,6 +166,9 @@ struct WalkBlock {
     Bitboard white_men() const noexcept { return walk.white_men(); }
     PositionValue value(std::uint64_t local, Color side_to_move) const {
         return solved.value(walk.block_first() + local, side_to_move);
+    }
+    DtwValue dtw_value(std::uint64_t local, Color side_to_move) const {
+        return solved.dtw_value(walk.block_first() + local, side_to_move);
     }
 };
 

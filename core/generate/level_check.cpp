@@ -30,6 +30,9 @@ public:
     Bitboard black_men() const noexcept { return black_men_; }
     Bitboard white_men() const noexcept { return white_men_; }
     PositionValue value(std::uint64_t local, Color side_to_move) const { return level_.value_at(slot_, local, side_to_move); }
+    DtwValue dtw_value(std::uint64_t local, Color side_to_move) const {
+        return level_.dtw_value_at(slot_, local, side_to_move);
+    }
 
 private:
     const SolvedLevel& level_;

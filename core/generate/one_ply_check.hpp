@@ -53,10 +53,25 @@ public:
     explicit SuccessorFold(unsigned conversion) noexcept : conversion_(conversion) {}
 
     void add(const PositionValue& child, bool is_conversion) noexcept {
-        add(child.wld, child.dtw, is_conversion ? conversion_ : child.mtc + 1u);
+        fold_distance(child.wld, child.dtw);
+        fold_mtc(child.wld, is_conversion ? conversion_ : child.mtc + 1u);
     }
     // A conversion's successor: its MTC does not count (the conversion counts its fixed plies).
-    void add_conversion(const DtwValue& child) noexcept { add(child.wld, child.dtw, conversion_); }
+    void add_conversion(const DtwValue& child) noexcept {
+        fold_distance(child.wld, child.dtw);
+        fold_mtc(child.wld, conversion_);
+    }
+
+    // The same rule in two steps, for successors that are no conversion and whose MTC is a
+    // separate read, often not needed: add_distance() for each one's WLD and DTW, then, once every
+    // successor is in, add_mtc() for those needs_mtc() names. When some successor is lost for the
+    // opponent only those count for MTC; when none is but one is drawn, none does (a draw); else
+    // all do. result() is then what add(child, false) for each would give.
+    void add_distance(const DtwValue& child) noexcept { fold_distance(child.wld, child.dtw); }
+    bool needs_mtc(WldValue child) const noexcept {
+        return any_win_ ? child == WldValue::Loss : !any_draw_ && child == WldValue::Win;
+    }
+    void add_mtc(WldValue child, Plies child_mtc) noexcept { fold_mtc(child, child_mtc + 1u); }
 
     PositionValue result() const noexcept {
         if (any_win_) return {WldValue::Win, static_cast<Plies>(win_dtw_), static_cast<Plies>(win_mtc_)};
@@ -65,23 +80,25 @@ public:
     }
 
 private:
-    // `mtc`: what the move counts in MTC if it is the one chosen.
-    void add(WldValue child_wld, Plies child_dtw, unsigned mtc) noexcept {
+    void fold_distance(WldValue child_wld, Plies child_dtw) noexcept {
         const unsigned dtw = child_dtw + 1u;
         switch (child_wld) {
             case WldValue::Loss:
                 any_win_ = true;
                 win_dtw_ = std::min(win_dtw_, dtw);
-                win_mtc_ = std::min(win_mtc_, mtc);
                 break;
             case WldValue::Draw:
                 any_draw_ = true;
                 break;
             case WldValue::Win:
                 loss_dtw_ = std::max(loss_dtw_, dtw);
-                loss_mtc_ = std::max(loss_mtc_, mtc);
                 break;
         }
+    }
+    // `mtc`: what the move counts in MTC if it is the one chosen.
+    void fold_mtc(WldValue child_wld, unsigned mtc) noexcept {
+        if (child_wld == WldValue::Loss) win_mtc_ = std::min(win_mtc_, mtc);
+        if (child_wld == WldValue::Win) loss_mtc_ = std::max(loss_mtc_, mtc);
     }
 
     unsigned conversion_;
