@@ -13,11 +13,6 @@ namespace egdb {
 
 namespace {
 
-// A side has at most kMaxPiecesPerSide kings, and a king reaches at most 17 squares (4
-// diagonals of at most 9, 4 and so on from the central squares): the predecessors of one entry.
-constexpr std::size_t kMaxPredecessors = kMaxPiecesPerSide * 20;
-
-
 // Blocks from this size are classified on several threads when the caller gives them: below it,
 // starting threads costs more than it saves.
 constexpr std::uint64_t kParallelClassifyPositions = std::uint64_t{1} << 20;
@@ -273,7 +268,7 @@ void BlockSolver::propagate() {
             // The predecessors first, with their flags requested from memory, then the visits:
             // the block is far larger than the caches, and the loads then overlap instead of
             // waiting one after another. The order of the visits is the same.
-            std::array<Entry, kMaxPredecessors> predecessors;
+            std::array<Entry, kMaxKingMoves> predecessors;
             std::size_t count = 0;
             for (Bitboard movers = p.kings(mover); movers != 0; movers &= movers - 1) {
                 const Bitboard king = lowest_bit(movers);

@@ -25,8 +25,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <stdexcept>
-#include <string>
 
 #include "core/board/position.hpp"
 #include "core/generate/king_placements.hpp"
@@ -34,7 +32,6 @@
 #include "core/generate/position_value.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice_indexer.hpp"
-#include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"
 
 namespace egdb {
@@ -109,7 +106,7 @@ public:
             std::uint64_t local;
             WldValue wld;
         };
-        std::array<DecidedSuccessor, kMaxMoves> decided;
+        std::array<DecidedSuccessor, kMaxKingMoves> decided;
         std::size_t count = 0;
         // A king slides over empty squares in each direction (movegen's king moves, in another
         // order: the fold does not depend on it).
@@ -121,10 +118,7 @@ public:
                         const std::uint64_t local = local_after(king | to);
                         const DtwValue child = block_.dtw_value(local, opponent);
                         fold.add_distance(child);
-                        if (child.wld == WldValue::Draw) continue;
-                        // No position of an endgame has more moves than the generator's list holds.
-                        if (count == decided.size()) throw_too_many_moves(p, side_to_move);
-                        decided[count++] = {local, child.wld};
+                        if (child.wld != WldValue::Draw) decided[count++] = {local, child.wld};
                     }
                 }
             }
@@ -144,10 +138,6 @@ public:
     }
 
 private:
-    [[noreturn]] static void throw_too_many_moves(const Position& p, Color side_to_move) {
-        throw std::length_error(to_fen(p, side_to_move) + ": more than " + std::to_string(kMaxMoves) + " king moves");
-    }
-
     SliceId slice_;
     const KingPlacements& kings_;
     const SliceIndexer& indexer_;

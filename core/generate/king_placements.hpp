@@ -5,6 +5,7 @@
 // indices and king bitboards with per-slice tables, without touching the men part.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +14,11 @@
 #include "core/index/slice_indexer.hpp"
 
 namespace egdb {
+
+// The king moves of one side, a bound: a side has at most kMaxPiecesPerSide kings, and a king
+// reaches at most 17 squares (4 diagonals of at most 9, 4 and so on from the central squares).
+// The solver's predecessors of a position and the check's king successors fit in this.
+inline constexpr std::size_t kMaxKingMoves = kMaxPiecesPerSide * 20;
 
 class KingPlacements {
 public:
