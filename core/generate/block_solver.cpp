@@ -13,10 +13,6 @@ namespace egdb {
 
 namespace {
 
-// Blocks from this size are classified on several threads when the caller gives them: below it,
-// starting threads costs more than it saves.
-constexpr std::uint64_t kParallelClassifyPositions = std::uint64_t{1} << 20;
-
 // Outcome codes kept from pass 1 to check pass 2.
 constexpr std::uint8_t kOutcomeDraw = 0;
 constexpr std::uint8_t kOutcomeLoss = 1;
@@ -81,7 +77,7 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
     // Classifying writes only the entries of its own positions and reads only solved data, so a
     // large block is split into ranges taken by the threads in turn; each range has its own slot
     // cache.
-    if (classify_threads > 1 && block >= kParallelClassifyPositions) {
+    if (classify_threads > 1 && block >= kParallelPositions) {
         parallel_ranges(block, static_cast<int>(classify_threads), [&](std::uint64_t from, std::uint64_t to) {
             SlotCache cache{};
             classify_range(from, to, next, whole, cache);
@@ -91,6 +87,7 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
     }
 
     propagate<true>();
+    wide_dtw_.clear();
     for (std::uint64_t local = 0; local < block; ++local) {
         for (const Color side : {Color::Black, Color::White}) {
             const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
@@ -107,11 +104,12 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
                                                        : dtw <= narrow_dtw_ ? static_cast<DistanceCode>(dtw)
                                                                             : wide_code(won ? WldValue::Win : WldValue::Loss);
             state_[e].dtw_outcome = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
-            state_[e].bound = static_cast<std::uint16_t>(dtw);  // pass 2 does not read bounds
+            if (finished && dtw > narrow_dtw_) wide_dtw_.emplace_back(e, static_cast<std::uint16_t>(dtw));
         }
     }
 
     propagate<false>();
+    std::size_t next_wide = 0;
     for (std::uint64_t local = 0; local < block; ++local) {
         for (const Color side : {Color::Black, Color::White}) {
             const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
@@ -122,7 +120,9 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
             if (outcome != state_[e].dtw_outcome) {
                 throw std::logic_error("slice " + slice_.to_string() + ": MTC pass disagrees with DTW pass");
             }
-            const Plies dtw = state_[e].bound;
+            // Pass 1's DTW: its code, or the wide list (in entry order, as this loop goes).
+            const DistanceCode code = level.block_dtw_codes(slot, side)[local];
+            const Plies dtw = !is_wide_code(code) ? code : wide_dtw_[next_wide++].second;
             const Plies mtc = state_[e].distance;
             if (!finished) {
                 level.block_mtc(slot, side)[local] = 0;
@@ -148,13 +148,14 @@ void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position
     // king moves, which stay in the block, are only counted.
     MoveList moves;
     unsigned king_moves = 0;
+    std::uint8_t flags = 0;
     if (has_capture(position, side)) {
+        flags = kCapture;
         generate_captures(position, side, moves);
     } else {
         king_moves = static_cast<unsigned>(count_king_non_captures(position, side));
         if (own_men != 0) generate_man_non_captures(position, side, moves);
     }
-    std::uint8_t flags = 0;
     unsigned win_bound = kMaxPlies;
     unsigned loss_bound = 0;
     for (const Move& move : moves) {

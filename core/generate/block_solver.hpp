@@ -21,11 +21,16 @@
 // over empty squares); a predecessor whose side to move has a capture is skipped, since its king
 // moves are illegal (compulsory capture, section 14): such entries are finished from their
 // captures before the passes begin.
+//
+// What classification finds of a position's conversions stays in the solver until the next block
+// (conversions()): the in-build check of the block (block_check.hpp) folds it with the king moves
+// instead of generating and looking up every conversion a second time.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/generate/king_placements.hpp"
@@ -56,6 +61,34 @@ public:
     void solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole = nullptr,
                std::size_t classify_threads = 1);
 
+    // Blocks from this size are classified (and checked) on several threads when the caller
+    // gives them: below it, starting threads costs more than it saves.
+    static constexpr std::uint64_t kParallelPositions = std::uint64_t{1} << 20;
+
+    // What classification found of the conversions (the moves that leave the block: captures and
+    // man moves) of the position at `local` of the block solve() last solved, with `side` to move:
+    // all the one-ply rule (one_ply_check.hpp) needs of them. A winning conversion decides a win
+    // at most `bound` plies away (the smallest 1 + DTW of a successor lost for the opponent); if
+    // none wins and none draws, every conversion's successor is won by the opponent, the largest
+    // 1 + DTW of them being `bound`.
+    struct Conversions {
+        bool capture = false;  // the side to move has a capture: every legal move is one (king moves are illegal)
+        bool any = false;
+        bool winning = false;
+        bool drawing = false;
+        unsigned bound = 0;
+    };
+    Conversions conversions(std::uint64_t local, Color side_to_move) const noexcept {
+        const EntryState& s = state_[2 * local + static_cast<std::uint64_t>(side_to_move)];
+        return {(s.flags & kCapture) != 0, (s.flags & kAnyConversion) != 0, (s.flags & kWinningConversion) != 0,
+                (s.flags & kDrawingConversion) != 0, s.bound};
+    }
+    // The block solve() last solved: its slice, king placements and men.
+    SliceId slice() const noexcept { return slice_; }
+    const KingPlacements& kings() const noexcept { return kings_; }
+    Bitboard black_men() const noexcept { return black_men_; }
+    Bitboard white_men() const noexcept { return white_men_; }
+
 private:
     // Entry e = 2 * local index + side to move (Black = 0, White = 1).
     using Entry = std::uint32_t;
@@ -67,6 +100,7 @@ private:
         kWinningConversion = 8,
         kDrawingConversion = 16,
         kAnyConversion = 32,
+        kCapture = 64,     // the side to move has a capture
     };
 
     // The man moves of a block lead to a handful of configurations of the next level (one per
@@ -117,13 +151,16 @@ private:
         std::uint8_t remaining;   // king moves not yet known to lose
         std::uint8_t dtw_outcome; // outcome of pass 1, to check pass 2
         std::uint16_t distance;   // result of the current pass
-        // Pass 1: the DTW bound from conversions, of the winning ones when there is one (the
-        // smallest), else of the losing ones (the largest; it matters only without a drawing
-        // or winning conversion). Pass 2: the DTW found by pass 1.
+        // The DTW bound from conversions, of the winning ones when there is one (the smallest),
+        // else of the losing ones (the largest; it matters only without a drawing or winning
+        // conversion). Pass 1 seeds from it; it is kept to the end (conversions()).
         std::uint16_t bound;
     };
     static_assert(sizeof(EntryState) == 8);
     std::vector<EntryState> state_;
+    // The DTWs of pass 1 too long for the byte (wide_code), by entry in increasing order: pass 2
+    // needs them to store the wide position. Others are their DTW code.
+    std::vector<std::pair<Entry, std::uint16_t>> wide_dtw_;
     // Entries by distance; buckets above the largest distance met so far are never visited.
     std::vector<std::vector<Entry>> buckets_;
     unsigned top_bucket_ = 0;  // the highest bucket pushed to in the current pass

@@ -7,9 +7,10 @@
 //  * a man move that is no promotion stays in the slice, answered by its slice index from
 //    `in_slice`;
 //  * a capture or a promotion leads to another slice, answered by `others`.
-// The solver's check of a just-solved level (level_check.cpp) and the verifier's check of a
-// decoded slice (verify_database.cpp) differ only in where these live, so they share this.
-// A template, not virtual calls: the check asks it for every successor of every position.
+// The verifier's check of a decoded slice (verify_database.cpp) reads them so; the solver's check of
+// a block it has just solved (block_check.hpp) walks only the king moves (fold_king_moves), the
+// same walk. A template, not virtual calls: the check asks it for every successor of every
+// position.
 //
 // value_of() derives a position's value by the one-ply rule (one_ply_check.hpp) as
 // value_from_successors does, but walks the king moves itself: a king move stays in the block, so
@@ -35,6 +36,59 @@
 #include "core/rules/movegen.hpp"
 
 namespace egdb {
+
+// Adds to `fold` every king move of `side_to_move` in `p`, a position of `block` whose side to
+// move has no capture (a king move then is legal). `Block` answers `DtwValue dtw_value(local,
+// Color)` and `PositionValue value(local, Color)` for the positions of the block and gives its
+// men (`black_men()`, `white_men()`), as below. A king move keeps the men and every piece, so its
+// successor is in the block; its local index comes from the kings alone (the mover's rank
+// changes; a white move keeps the black rank), without a move list or apply_move.
+template <class Block>
+void fold_king_moves(const KingPlacements& kings, const Block& block, const Position& p, Color side_to_move,
+                     SuccessorFold& fold) {
+    const Color opponent = opposite(side_to_move);
+    const Bitboard men = block.black_men() | block.white_men();
+    const Bitboard empty = p.empty();
+    const Bitboard black_kings = p.kings(Color::Black);
+    const Bitboard white_kings = p.kings(Color::White);
+    // Two passes (SuccessorFold::add_distance): first the DTW byte of every successor, then the
+    // MTC byte of those that decide the MTC, once the outcome is known. The two bytes are in
+    // separate arrays, each read a likely cache miss in a large block, and most MTC bytes are not
+    // needed (a drawn position needs none, a won one only those of the successors lost for the
+    // opponent).
+    struct DecidedSuccessor {
+        std::uint64_t local;
+        WldValue wld;
+    };
+    std::array<DecidedSuccessor, kMaxKingMoves> decided;
+    std::size_t count = 0;
+    // A king slides over empty squares in each direction (movegen's king moves, in another order:
+    // the fold does not depend on it).
+    const auto each_king_move = [&](Bitboard movers, auto&& local_after) {
+        for (; movers != 0; movers &= movers - 1) {
+            const Bitboard king = lowest_bit(movers);
+            for (const int direction : kDirections) {
+                for (Bitboard to = shift(king, direction) & empty; to != 0; to = shift(to, direction) & empty) {
+                    const std::uint64_t local = local_after(king | to);
+                    const DtwValue child = block.dtw_value(local, opponent);
+                    fold.add_distance(child);
+                    if (child.wld != WldValue::Draw) decided[count++] = {local, child.wld};
+                }
+            }
+        }
+    };
+    if (side_to_move == Color::Black) {
+        each_king_move(black_kings, [&](Bitboard step) { return kings.local_index(men, black_kings ^ step, white_kings); });
+    } else {
+        const std::uint64_t black_part = kings.black_rank(men, black_kings) * kings.white_ranks();
+        const Bitboard men_and_black_kings = men | black_kings;
+        each_king_move(white_kings,
+                       [&](Bitboard step) { return black_part + kings.white_rank(men_and_black_kings, white_kings ^ step); });
+    }
+    for (const DecidedSuccessor& child : std::span(decided).first(count)) {
+        if (fold.needs_mtc(child.wld)) fold.add_mtc(child.wld, block.value(child.local, opponent).mtc);
+    }
+}
 
 // `Block` is the block being checked: its men (`Bitboard black_men()`, `white_men()`),
 // `PositionValue value(std::uint64_t local, Color)` and `DtwValue dtw_value(std::uint64_t local,
@@ -92,48 +146,7 @@ public:
         // Man moves are conversions: the next level of the slice, or another slice on promotion.
         generate_man_non_captures(p, side_to_move, moves);
         for (const Move& move : moves) fold.add_conversion(dtw_value(apply_move(p, side_to_move, move), opponent));
-
-        const Bitboard men = block_.black_men() | block_.white_men();
-        const Bitboard empty = p.empty();
-        const Bitboard black_kings = p.kings(Color::Black);
-        const Bitboard white_kings = p.kings(Color::White);
-        // King moves in two passes (SuccessorFold::add_distance): first the DTW byte of every
-        // successor, then the MTC byte of those that decide the MTC, once the outcome is known.
-        // The two bytes are in separate arrays, each read a likely cache miss in a large block,
-        // and most MTC bytes are not needed (a drawn position needs none, a won one only those of
-        // the successors lost for the opponent).
-        struct DecidedSuccessor {
-            std::uint64_t local;
-            WldValue wld;
-        };
-        std::array<DecidedSuccessor, kMaxKingMoves> decided;
-        std::size_t count = 0;
-        // A king slides over empty squares in each direction (movegen's king moves, in another
-        // order: the fold does not depend on it).
-        const auto each_king_move = [&](Bitboard movers, auto&& local_after) {
-            for (; movers != 0; movers &= movers - 1) {
-                const Bitboard king = lowest_bit(movers);
-                for (const int direction : kDirections) {
-                    for (Bitboard to = shift(king, direction) & empty; to != 0; to = shift(to, direction) & empty) {
-                        const std::uint64_t local = local_after(king | to);
-                        const DtwValue child = block_.dtw_value(local, opponent);
-                        fold.add_distance(child);
-                        if (child.wld != WldValue::Draw) decided[count++] = {local, child.wld};
-                    }
-                }
-            }
-        };
-        if (side_to_move == Color::Black) {
-            each_king_move(black_kings, [&](Bitboard step) { return kings_.local_index(men, black_kings ^ step, white_kings); });
-        } else {
-            const std::uint64_t black_part = kings_.black_rank(men, black_kings) * kings_.white_ranks();
-            const Bitboard men_and_black_kings = men | black_kings;
-            each_king_move(white_kings,
-                           [&](Bitboard step) { return black_part + kings_.white_rank(men_and_black_kings, white_kings ^ step); });
-        }
-        for (const DecidedSuccessor& child : std::span(decided).first(count)) {
-            if (fold.needs_mtc(child.wld)) fold.add_mtc(child.wld, block_.value(child.local, opponent).mtc);
-        }
+        fold_king_moves(kings_, block_, p, side_to_move, fold);
         return fold.result();
     }
 

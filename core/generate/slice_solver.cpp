@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/generate/block_check.hpp"
 #include "core/generate/block_solver.hpp"
 #include "core/generate/king_placements.hpp"
 #include "core/generate/men_order.hpp"
@@ -64,38 +65,60 @@ public:
         : slice_(slice), kings_(kings), smaller_(smaller), workers_(workers), threads_(std::max(threads, workers)),
           narrow_limit_(narrow_limit) {}
 
-    // Solves every configuration of `level`, on up to `threads` threads.
-    void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole) {
+    // Solves every configuration of `level`, on up to `threads` threads. With `checks`, each
+    // block is checked (block_check.hpp) by the thread that solved it, right after: the check
+    // reads what the solver keeps of the block's conversions until its next block.
+    void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole, LevelChecks* checks) {
         const std::size_t count = level.configurations().size();
         const std::size_t active = std::min(workers_.size(), count);
         // A level of fewer configurations than threads: each block classified by several.
         const std::size_t classify_threads = std::max<std::size_t>(1, threads_ / std::max<std::size_t>(active, 1));
+        const std::size_t max_messages = checks != nullptr ? checks->max_messages : 0;
+        std::vector<CheckTally> tallies(std::max<std::size_t>(active, 1));
+        std::vector<double> check_seconds(tallies.size(), 0.0);
+        const auto solve_block = [&](std::size_t w, std::size_t k) {
+            workers_[w]->solve(level, k, next, whole, classify_threads);
+            if (checks == nullptr) return;
+            const auto start = std::chrono::steady_clock::now();
+            check_solved_block(*workers_[w], level, k, classify_threads, tallies[w], max_messages);
+            check_seconds[w] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        };
         if (active <= 1) {
-            for (std::size_t k = 0; k < count; ++k) worker(0).solve(level, k, next, whole, classify_threads);
-            return;
-        }
-        for (std::size_t w = 0; w < active; ++w) worker(w);
-        std::atomic<std::size_t> next_slot{0};
-        std::vector<std::exception_ptr> errors(active);
-        {
-            std::vector<std::jthread> pool;
-            for (std::size_t w = 0; w < active; ++w) {
-                pool.emplace_back([&, w] {
-                    try {
-                        for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < count;
-                             k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
-                            workers_[w]->solve(level, k, next, whole, classify_threads);
+            worker(0);
+            for (std::size_t k = 0; k < count; ++k) solve_block(0, k);
+        } else {
+            for (std::size_t w = 0; w < active; ++w) worker(w);
+            std::atomic<std::size_t> next_slot{0};
+            std::vector<std::exception_ptr> errors(active);
+            {
+                std::vector<std::jthread> pool;
+                for (std::size_t w = 0; w < active; ++w) {
+                    pool.emplace_back([&, w] {
+                        try {
+                            for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < count;
+                                 k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
+                                solve_block(w, k);
+                            }
+                        } catch (...) {
+                            errors[w] = std::current_exception();
+                            next_slot.store(count, std::memory_order_relaxed);
                         }
-                    } catch (...) {
-                        errors[w] = std::current_exception();
-                        next_slot.store(count, std::memory_order_relaxed);
-                    }
-                });
+                    });
+                }
+            }  // joins: the level's entries are complete and visible before the next level reads them
+            for (const auto& error : errors) {
+                if (error) std::rethrow_exception(error);
             }
-        }  // joins: the level's entries are complete and visible before the next level reads them
-        for (const auto& error : errors) {
-            if (error) std::rethrow_exception(error);
         }
+        if (checks == nullptr) return;
+        // The threads checked side by side: the wall time of the checks is about their mean.
+        double seconds = 0;
+        for (std::size_t w = 0; w < tallies.size(); ++w) {
+            checks->result.add(std::move(tallies[w]), max_messages);
+            seconds += check_seconds[w];
+        }
+        checks->seconds += seconds / static_cast<double>(tallies.size());
+        ++checks->levels_checked;
     }
 
 private:
@@ -146,19 +169,8 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
 
         const auto start = std::chrono::steady_clock::now();
         SolvedLevel level(slice_, a, std::move(men_level.configurations));
-        workers.solve(level, next, sink.whole_slice());
+        workers.solve(level, next, sink.whole_slice(), options_.checks);
         const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-        if (LevelChecks* checks = options_.checks; checks != nullptr) {
-            const auto check_start = std::chrono::steady_clock::now();
-            LevelCheckResult r = check_level(level, next, sink.whole_slice(), smaller_, options_.threads, checks->max_messages);
-            checks->result.positions += r.positions;
-            checks->result.mismatches += r.mismatches;
-            for (std::string& m : r.messages) {
-                if (checks->result.messages.size() < checks->max_messages) checks->result.messages.push_back(std::move(m));
-            }
-            ++checks->levels_checked;
-            checks->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - check_start).count();
-        }
         sink.store_level(level, seconds.count());
         above.emplace(std::move(level));
         above_stored = false;
@@ -176,7 +188,7 @@ SolvedLevel SliceSolver::solve_level(int advancement, std::vector<std::uint64_t>
     SolvedLevel level(slice_, advancement, std::move(configurations));
     LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()), total_threads(options_),
                          options_.narrow_limit);
-    workers.solve(level, next, nullptr);
+    workers.solve(level, next, nullptr, nullptr);
     return level;
 }
 

@@ -18,7 +18,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/generate/level_check.hpp"
+#include "core/generate/block_check.hpp"
 #include "core/generate/solved_level.hpp"
 #include "core/generate/solved_lookup.hpp"
 #include "core/generate/solved_slice.hpp"
@@ -31,15 +31,15 @@ struct SolveOptions {
     // Distances above this are stored as wide positions (position_value.hpp); values above the
     // byte encoding's limits mean those limits. Tests lower it to exercise the wide path.
     Plies narrow_limit = kMaxNarrowMtc;
-    // When given, solve_levels checks every level it solves against its successors
-    // (level_check.hpp) before the level above it is let go, and adds the results here; levels
-    // the sink already had are not checked, and are counted in levels_not_checked.
+    // When given, solve_levels checks every block it solves against its successors
+    // (block_check.hpp) right after solving it, and adds the results here; levels the sink
+    // already had are not checked, and are counted in levels_not_checked.
     struct LevelChecks* checks = nullptr;
 };
 
 // What SolveOptions::checks collects over the levels of a slice.
 struct LevelChecks {
-    LevelCheckResult result;
+    CheckTally result;
     std::size_t levels_checked = 0;
     std::size_t levels_not_checked = 0;
     double seconds = 0;

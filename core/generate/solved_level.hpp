@@ -88,6 +88,23 @@ public:
         return decode_dtw(dtw_codes_[s][i], wide_[s], i);
     }
 
+    // value_at and dtw_value_at for a reader of its own block while other threads still solve
+    // other blocks of the level: a wide code's distances are read under the lock set_wide takes.
+    PositionValue value_at_while_solving(std::uint64_t slot, std::uint64_t offset, Color side_to_move) const {
+        const auto s = static_cast<std::size_t>(side_to_move);
+        const std::uint64_t i = slot * block_size_ + offset;
+        if (!is_wide_code(dtw_codes_[s][i])) [[likely]] return decode_value(dtw_codes_[s][i], mtc_[s][i]);
+        const std::lock_guard lock(wide_mutex_.mutex);
+        return decode_value(dtw_codes_[s][i], mtc_[s][i], wide_[s], i);
+    }
+    DtwValue dtw_value_at_while_solving(std::uint64_t slot, std::uint64_t offset, Color side_to_move) const {
+        const auto s = static_cast<std::size_t>(side_to_move);
+        const std::uint64_t i = slot * block_size_ + offset;
+        if (!is_wide_code(dtw_codes_[s][i])) [[likely]] return decode_dtw(dtw_codes_[s][i]);
+        const std::lock_guard lock(wide_mutex_.mutex);
+        return decode_dtw(dtw_codes_[s][i], wide_[s], i);
+    }
+
     // Records the distances of a wide position (position_value.hpp) at `offset` of the block at
     // `slot`, whose bytes the caller sets to the wide codes. Thread-safe: the blocks of a level
     // are solved on several threads.

@@ -16,7 +16,6 @@
 #include "core/formats/native/unit_directory.hpp"
 #include "core/formats/native/verify_journal.hpp"
 #include "core/generate/build_driver.hpp"
-#include "core/generate/level_check.hpp"
 #include "core/generate/memory_plan.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
@@ -194,8 +193,8 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             }
             return native::restore_solved_slice(native::SliceFileReader(paths[k]), lookup, threads, nullptr, sides);
         };
-        // Verification in the build (docs/six-pieces.md): with `verify`, every level is checked
-        // against its successors as it is solved (level_check.hpp) and every page is read back as
+        // Verification in the build (docs/six-pieces.md): with `verify`, every block is checked
+        // against its successors as it is solved (block_check.hpp) and every page is read back as
         // it is written (page_encoder.hpp), so a slice solved whole in this run goes into the
         // journal of the closing verification as consistent, and that verification checks its
         // pages' checksums but does not decode and check it again. A slice with levels resumed

@@ -1,6 +1,7 @@
-// The check of each level as it is solved (core/generate/level_check.hpp): every level of every
-// slice of up to 4 pieces (3 in sanitizer builds) agrees with its successors; a value changed
-// in a level is found and named; solve_levels reports the levels it checked and those it took
+// The check of each block as it is solved (core/generate/block_check.hpp): every level of every
+// slice of up to 4 pieces (3 in sanitizer builds) agrees with its successors, with wide positions
+// too; a value changed in a block is found and named, whether the position's value comes from its
+// captures or from its king moves; solve_levels reports the levels it checked and those it took
 // from its sink unchecked.
 #include <gtest/gtest.h>
 
@@ -14,7 +15,8 @@
 #include "core/generate/block_successors.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/king_placements.hpp"
-#include "core/generate/level_check.hpp"
+#include "core/generate/block_check.hpp"
+#include "core/generate/block_solver.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/one_ply_check.hpp"
 #include "core/generate/slice_solver.hpp"
@@ -59,7 +61,7 @@ public:
     void store_level(const SolvedLevel& level, double) override { levels.push_back(level); }
 };
 
-TEST(LevelCheck, EveryLevelOfEverySliceAgreesWithItsSuccessors) {
+TEST(BlockCheck, EveryLevelOfEverySliceAgreesWithItsSuccessors) {
     const SolutionStore& store = smaller_slices();
     std::size_t slices = 0;
     for (const SliceId slice : build_order(max_level_pieces())) {
@@ -91,49 +93,98 @@ std::vector<SolvedLevel> solve_each_level(SliceId slice, const SolutionStore& st
     return std::move(sink.levels);
 }
 
-const SolvedLevel* level_above(const std::vector<SolvedLevel>& levels, std::size_t k) {
-    return k > 0 && levels[k - 1].advancement() == levels[k].advancement() + 1 ? &levels[k - 1] : nullptr;
-}
-
-TEST(LevelCheck, AChangedValueIsFoundAndNamed) {
+// With every distance above a few plies stored wide (position_value.hpp), the check reads the wide
+// positions of the block as the solver stored them.
+TEST(BlockCheck, WidePositionsAreCheckedToo) {
     const SolutionStore& store = smaller_slices();
-    const SliceId slice{2, 0, 1, 0};  // many levels; promotions lead to 1110 and 2001
-    std::vector<SolvedLevel> levels = solve_each_level(slice, store);
-    ASSERT_GE(levels.size(), 3U);
-    const SliceIndexer& indexer = slice_indexer(slice);
-    std::size_t changed_levels = 0;
-    for (std::size_t k = 0; k < levels.size(); ++k) {
-        SolvedLevel& level = levels[k];
-        const SolvedLevel* above = level_above(levels, k);
-        ASSERT_EQ(check_level(level, above, nullptr, store, 2).mismatches, 0U) << "level " << level.advancement();
-        // The first win of the level, Black to move, made two plies longer (the parity, so the
-        // WLD, stays): only the distances disagree.
-        const std::span<DistanceCode> codes = level.dtw_codes(Color::Black);
-        std::optional<std::size_t> at;
-        for (std::size_t i = 0; i < codes.size() && !at; ++i) {
-            if (wld_of_code(codes[i]) == WldValue::Win && codes[i] < 200) at = i;
-        }
-        if (!at) continue;
-        const DistanceCode solved = codes[*at];
-        codes[*at] = static_cast<DistanceCode>(solved + 2);
-        const std::uint64_t block = level.block_size();
-        const std::uint64_t index = level.configurations()[*at / block] * block + *at % block;
-        const std::string fen = to_fen(indexer.position_at(index), Color::Black);
-        const LevelCheckResult r = check_level(level, above, nullptr, store, 2);
-        EXPECT_GE(r.mismatches, 1U) << "level " << level.advancement();
-        bool named = false;
-        for (const std::string& m : r.messages) named = named || m.find(fen) != std::string::npos;
-        EXPECT_TRUE(named) << fen << (r.messages.empty() ? "" : ": " + r.messages[0]);
-        // And a draw where the solver found a win.
-        codes[*at] = kDrawCode;
-        EXPECT_GE(check_level(level, above, nullptr, store, 2).mismatches, 1U);
-        codes[*at] = solved;  // the next level reads this one
-        ++changed_levels;
+    std::uint64_t wide = 0;
+    for (const SliceId slice : build_order(3)) {
+        LevelChecks checks;
+        const SolvedSlice solved = SliceSolver(slice, store, {2, 4, &checks}).solve();
+        EXPECT_EQ(checks.result.mismatches, 0U) << slice.to_string() << (checks.result.messages.empty() ? "" : checks.result.messages[0]);
+        EXPECT_EQ(checks.result.positions, 2 * slice_size(slice)) << slice.to_string();
+        wide += solved.wide(Color::Black).size() + solved.wide(Color::White).size();
     }
-    EXPECT_GE(changed_levels, 2U);
+    EXPECT_GT(wide, 1000U);
 }
 
-TEST(LevelCheck, LevelsTakenFromTheSinkAreCountedAsNotChecked) {
+// Solves the blocks of `slice` one by one with a BlockSolver, as the level workers do, and after
+// each calls `visit(solver, level, slot)` while the solver still holds the block.
+template <class Visit>
+void solve_block_by_block(SliceId slice, const SolutionStore& store, Visit&& visit) {
+    const KingPlacements kings(slice);
+    BlockSolver solver(slice, kings, store);
+    std::optional<SolvedLevel> above;
+    for (MenLevel& men_level : men_configuration_levels(slice)) {
+        SolvedLevel level(slice, men_level.advancement, std::move(men_level.configurations));
+        const SolvedLevel* next = above && above->advancement() == level.advancement() + 1 ? &*above : nullptr;
+        for (std::size_t slot = 0; slot < level.configurations().size(); ++slot) {
+            solver.solve(level, slot, next);
+            visit(solver, level, slot);
+        }
+        above.emplace(std::move(level));
+    }
+}
+
+// A win of the block changed in three ways (two plies longer, so the WLD stays; its MTC one ply
+// longer; a draw) is found each time, and named by its FEN. The positions changed are chosen both
+// among those whose side to move must capture (their value comes from the conversions the solver
+// classified) and among those with king moves and no capture (from the king walk over the block).
+TEST(BlockCheck, AChangedValueIsFoundAndNamed) {
+    const SolutionStore& store = smaller_slices();
+    const SliceId slice{1, 1, 0, 1};  // a man, and kings on both sides: captures and king moves
+    const SliceIndexer& indexer = slice_indexer(slice);
+    std::size_t changed_captures = 0, changed_king_movers = 0;
+    solve_block_by_block(slice, store, [&](const BlockSolver& solver, SolvedLevel& level, std::size_t slot) {
+        CheckTally clean;
+        check_solved_block(solver, level, slot, 1, clean);
+        ASSERT_EQ(clean.mismatches, 0U) << (clean.messages.empty() ? "" : clean.messages[0]);
+        ASSERT_EQ(clean.positions, 2 * level.block_size());
+        const std::span<DistanceCode> codes = level.block_dtw_codes(slot, Color::Black);
+        const std::span<std::uint8_t> mtc = level.block_mtc(slot, Color::Black);
+        const KingPlacements& kings = solver.kings();
+        // The first win of each kind in the block, Black to move.
+        std::optional<std::uint64_t> capture, king_mover;
+        for (std::uint64_t local = 0; local < codes.size(); ++local) {
+            if (wld_of_code(codes[local]) != WldValue::Win || codes[local] >= 200) continue;
+            const Position p = kings.position(solver.black_men(), solver.white_men(), local);
+            if (has_capture(p, Color::Black)) {
+                if (!capture) capture = local;
+            } else if (count_king_non_captures(p, Color::Black) > 0 && !king_mover) {
+                king_mover = local;
+            }
+        }
+        for (const std::optional<std::uint64_t>& at : {capture, king_mover}) {
+            if (!at) continue;
+            const std::uint64_t index = level.configurations()[slot] * level.block_size() + *at;
+            const std::string fen = to_fen(indexer.position_at(index), Color::Black);
+            const DistanceCode code = codes[*at];
+            const std::uint8_t moves_to_conversion = mtc[*at];
+            const auto found = [&](const char* change) {
+                CheckTally r;
+                check_solved_block(solver, level, slot, 1, r);
+                EXPECT_GE(r.mismatches, 1U) << change << " " << fen;
+                bool named = false;
+                for (const std::string& m : r.messages) named = named || m.find(fen) != std::string::npos;
+                EXPECT_TRUE(named) << change << " " << fen << (r.messages.empty() ? "" : ": " + r.messages[0]);
+            };
+            codes[*at] = static_cast<DistanceCode>(code + 2);
+            found("DTW + 2");
+            codes[*at] = code;
+            mtc[*at] = static_cast<std::uint8_t>(moves_to_conversion + 1);
+            found("MTC + 1");
+            mtc[*at] = moves_to_conversion;
+            codes[*at] = kDrawCode;
+            found("a draw");
+            codes[*at] = code;  // the next level reads this one
+            ++(at == capture ? changed_captures : changed_king_movers);
+        }
+    });
+    EXPECT_GE(changed_captures, 5U);
+    EXPECT_GE(changed_king_movers, 5U);
+}
+
+TEST(BlockCheck, LevelsTakenFromTheSinkAreCountedAsNotChecked) {
     const SolutionStore& store = smaller_slices();
     const SliceId slice{2, 0, 1, 0};
     KeepingSink sink;
@@ -146,17 +197,6 @@ TEST(LevelCheck, LevelsTakenFromTheSinkAreCountedAsNotChecked) {
     EXPECT_EQ(checks.levels_checked, levels - 1);
     EXPECT_EQ(checks.result.mismatches, 0U);
     EXPECT_FALSE(checks.whole_slice_consistent());
-}
-
-TEST(LevelCheck, AMissingSmallerSliceIsAnError) {
-    const SolutionStore empty;
-    const SliceId slice{1, 0, 1, 0};
-    const SolutionStore& store = smaller_slices();
-    std::vector<SolvedLevel> levels = solve_each_level(slice, store);
-    ASSERT_FALSE(levels.empty());
-    // Captures of 1010 lead to 0010 and 1000, which have an empty side and need no storage, and
-    // promotions to 0110 and 1001, which `empty` does not hold.
-    EXPECT_THROW(check_level(levels.front(), nullptr, nullptr, empty, 2), std::out_of_range);
 }
 
 // BlockSuccessors::value_of walks king moves itself instead of taking the generator's list: over
