@@ -60,10 +60,14 @@ RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std:
         r.capture_bits[s].assign((n + 63) / 64, 0);
         r.distance_dont_care[s].assign((n + 63) / 64, 0);
     }
-    // Threads take whole words of the bitsets.
+    // Threads take whole words of the bitsets. Positions walk block by block (king_placements.hpp):
+    // the men are unranked once a block, not once a position.
+    const KingPlacements kings(slice);
     parallel_ranges((n + 63) / 64, threads, [&](std::uint64_t first_word, std::uint64_t last_word) {
-        for (std::uint64_t i = first_word * 64; i < std::min(n, last_word * 64); ++i) {
-            const Position p = indexer.position_at(first + i);
+        if (first_word * 64 >= n) return;
+        BlockWalk walk(indexer, kings, first + first_word * 64);
+        for (std::uint64_t i = first_word * 64; i < std::min(n, last_word * 64); ++i, walk.next()) {
+            const Position p = walk.position();
             for (std::size_t s = 0; s < sides.size(); ++s) {
                 const DistanceCode code = dtw[static_cast<std::size_t>(sides[s])][i];
                 const WldValue v = wld_of_code(code);
