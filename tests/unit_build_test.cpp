@@ -148,6 +148,18 @@ TEST_F(UnitFiles, RoundTripAndNameTheirUnit) {
     for (const MenLevel& l : levels) EXPECT_FALSE(fs::exists(units.path(l.advancement)));
 }
 
+// Units compressed on zstd's worker threads (what a build with several threads writes) read back
+// the same levels.
+TEST_F(UnitFiles, UnitsCompressedOnSeveralThreadsReadBackTheSame) {
+    const test::ScratchDir dir("unit_threads");
+    native::UnitDirectory units(dir.path(), kSlice, {}, 3);
+    SliceSolver(kSlice, *store_, {2}).solve_levels(units);
+    EXPECT_TRUE(units.assemble() == *store_->find(kSlice));
+    for (const MenLevel& l : men_configuration_levels(kSlice)) {
+        ASSERT_TRUE(units.has_level(kSlice, l.advancement)) << l.advancement;
+    }
+}
+
 TEST_F(UnitFiles, DamagedTruncatedOrForeignFilesAreRefused) {
     const test::ScratchDir dir("unit_damage");
     const auto levels = men_configuration_levels(kSlice);

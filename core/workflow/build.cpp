@@ -254,7 +254,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             SolveOptions solve{threads, request.narrow_limit};
             if (journal) solve.checks = &checks;
             if (!counted_by_units) return SliceSolver(s, lookup, solve).solve();
-            units.emplace(unit_directory, s, native::UnitDirectory::Callbacks{on_unit, observer.on_warning});
+            units.emplace(unit_directory, s, native::UnitDirectory::Callbacks{on_unit, observer.on_warning}, threads);
             SliceSolver(s, lookup, solve).solve_levels(*units);
             return std::nullopt;
         };

@@ -17,10 +17,11 @@
 
 namespace egdb::native {
 
-UnitDirectory::UnitDirectory(std::filesystem::path directory, SliceId slice, Callbacks callbacks)
+UnitDirectory::UnitDirectory(std::filesystem::path directory, SliceId slice, Callbacks callbacks, int write_threads)
     : directory_(std::move(directory)),
       slice_(slice),
       callbacks_(std::move(callbacks)),
+      write_threads_(write_threads),
       levels_(men_configuration_levels(slice)),
       successors_(successor_slices(slice)) {
     std::error_code ec;
@@ -73,7 +74,8 @@ SolvedLevel UnitDirectory::load_level(SliceId slice, int advancement) {
 }
 
 void UnitDirectory::store_level(const SolvedLevel& level, double seconds) {
-    const std::uintmax_t bytes = write_unit_file(path(level.advancement()), level, inputs(level.advancement()));
+    const std::uintmax_t bytes =
+        write_unit_file(path(level.advancement()), level, inputs(level.advancement()), {.threads = write_threads_});
     if (callbacks_.on_unit) callbacks_.on_unit({slice_, level.advancement(), level.size(), bytes, seconds, false});
 }
 

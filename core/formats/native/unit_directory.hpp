@@ -36,8 +36,9 @@ public:
         std::function<void(const std::string&)> on_warning;      // a damaged unit file solved again
     };
 
-    // The units of `slice` (canonical) in `directory` (created when missing).
-    UnitDirectory(std::filesystem::path directory, SliceId slice, Callbacks callbacks = {});
+    // The units of `slice` (canonical) in `directory` (created when missing), written with
+    // `write_threads` compression threads (UnitWriteOptions::threads).
+    UnitDirectory(std::filesystem::path directory, SliceId slice, Callbacks callbacks = {}, int write_threads = 1);
 
     // The inputs of the unit of `advancement`: the level above when the slice has one, and the
     // slices its captures and promotions reach.
@@ -78,6 +79,7 @@ private:
     std::filesystem::path directory_;
     SliceId slice_;
     Callbacks callbacks_;
+    int write_threads_ = 1;
     std::vector<MenLevel> levels_;
     std::vector<SliceId> successors_;
     std::optional<SolvedLevel> found_;

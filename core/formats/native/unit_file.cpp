@@ -95,6 +95,8 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
     if (!cctx) throw std::bad_alloc();
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, options.zstd_level);
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0);
+    // A libzstd built without threads refuses the parameter and compresses on this thread.
+    if (options.threads > 1) ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_nbWorkers, options.threads);
 
     AtomicFileWriter file(path);
     file.write(header);

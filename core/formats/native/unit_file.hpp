@@ -66,6 +66,10 @@ struct UnitInputs {
 
 struct UnitWriteOptions {
     int zstd_level = 1;  // units are temporary: fast compression
+    // zstd's worker threads when above 1: a large level is compressed on that many threads while
+    // the solver's workers wait for it (their next level reads this one). The bytes then differ
+    // from a one-thread write (not between counts above 1); units are read by content.
+    int threads = 1;
 };
 
 // Writes `level` to `path` atomically. Throws FileError on I/O failure (full disk included).
