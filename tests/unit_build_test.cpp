@@ -148,6 +148,27 @@ TEST_F(UnitFiles, RoundTripAndNameTheirUnit) {
     for (const MenLevel& l : levels) EXPECT_FALSE(fs::exists(units.path(l.advancement)));
 }
 
+// A slice brought back from its units for the sides a later slice reads, on one or several
+// threads, is the solution with the other side dropped; wide positions included.
+TEST_F(UnitFiles, AssembledForSomeSidesIsTheSolutionKeptToThem) {
+    for (const Plies narrow_limit : {kMaxNarrowMtc, Plies{2}}) {
+        const test::ScratchDir dir("unit_assemble_sides");
+        native::UnitDirectory units(dir.path(), kSlice);
+        SliceSolver(kSlice, *store_, {2, narrow_limit}).solve_levels(units);
+        const SolvedSlice whole = SliceSolver(kSlice, *store_, {2, narrow_limit}).solve();
+        if (narrow_limit == 2) {
+            ASSERT_FALSE(whole.wide(Color::Black).empty() || whole.wide(Color::White).empty());
+        }
+        for (const SideSet sides : {SideSet::both(), SideSet::only(Color::Black), SideSet::only(Color::White)}) {
+            SolvedSlice expected = whole;
+            expected.keep(sides);
+            for (const int threads : {1, 3}) {
+                EXPECT_TRUE(units.assemble(sides, threads) == expected) << "narrow limit " << narrow_limit << ", " << threads << " threads";
+            }
+        }
+    }
+}
+
 // Units compressed on zstd's worker threads (what a build with several threads writes) read back
 // the same levels.
 TEST_F(UnitFiles, UnitsCompressedOnSeveralThreadsReadBackTheSame) {

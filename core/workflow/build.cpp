@@ -182,9 +182,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         const auto restore = [&](std::size_t k, const SolvedLookup& lookup, SideSet sides) -> SolvedSlice {
             if (kept_units[k]) {
                 try {
-                    SolvedSlice assembled = native::UnitDirectory(unit_directory, order[k]).assemble();
-                    assembled.keep(sides);
-                    return assembled;
+                    return native::UnitDirectory(unit_directory, order[k]).assemble(sides, threads);
                 } catch (const std::exception& e) {
                     if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; reading slice " + order[k].to_string() + " from its file");
                     kept_units[k] = false;
@@ -294,7 +292,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             if (solved) {
                 store.add(std::move(*solved));
             } else if (kept_units[i]) {
-                store.add(native::UnitDirectory(unit_directory, s).assemble());
+                store.add(native::UnitDirectory(unit_directory, s).assemble(SideSet::both(), threads));
             }
         };
         // Under a budget (memory_plan.hpp). What solving a slice holds itself: while a slice is

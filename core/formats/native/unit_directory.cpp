@@ -79,9 +79,51 @@ void UnitDirectory::store_level(const SolvedLevel& level, double seconds) {
     if (callbacks_.on_unit) callbacks_.on_unit({slice_, level.advancement(), level.size(), bytes, seconds, false});
 }
 
-SolvedSlice UnitDirectory::assemble() const {
-    SolvedSlice out(slice_);
-    for (const MenLevel& l : levels_) out.store(read(l.advancement));
+SolvedSlice UnitDirectory::assemble(SideSet needed, int threads) const {
+    const SideSet sides = SolvedSlice::sides_to_hold(slice_, needed);
+    SolvedSlice out(slice_, sides);
+    // Levels cover disjoint blocks of the slice: the threads take whole levels and copy each
+    // block of the sides held straight into place; only the wide tables are shared.
+    std::atomic<std::size_t> next{0};
+    std::mutex wide_mutex;
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    const auto work = [&] {
+        try {
+            for (std::size_t i = next++; i < levels_.size(); i = next++) {
+                const MenLevel& l = levels_[i];
+                const UnitFileReader reader(path(l.advancement), slice_, l.advancement, l.configurations, inputs(l.advancement));
+                const std::uint64_t block = reader.block_size();
+                reader.read_slots(0, l.configurations.size(), [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
+                    const std::uint64_t at = l.configurations[slot] * block;
+                    for (const Color side : {Color::Black, Color::White}) {
+                        if (!sides.contains(side)) continue;
+                        const auto k = static_cast<std::size_t>(side);
+                        std::copy(dtw[k].begin(), dtw[k].end(), out.dtw_codes(side).begin() + static_cast<std::ptrdiff_t>(at));
+                        std::copy(mtc[k].begin(), mtc[k].end(), out.mtc(side).begin() + static_cast<std::ptrdiff_t>(at));
+                    }
+                });
+                // The unit's table is keyed by level offset: slot * block + offset in the block.
+                const std::lock_guard lock(wide_mutex);
+                for (const Color side : {Color::Black, Color::White}) {
+                    if (!sides.contains(side)) continue;
+                    for (const auto& [offset, distances] : reader.wide(side)) {
+                        out.wide(side).set(l.configurations[offset / block] * block + offset % block, distances);
+                    }
+                }
+            }
+        } catch (...) {
+            const std::lock_guard lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+            next = levels_.size();
+        }
+    };
+    {
+        std::vector<std::jthread> helpers;
+        for (int t = 1; t < std::min<int>(threads, static_cast<int>(levels_.size())); ++t) helpers.emplace_back(work);
+        work();
+    }
+    if (failure) std::rethrow_exception(failure);
     return out;
 }
 

@@ -53,8 +53,10 @@ public:
     SolvedLevel load_level(SliceId slice, int advancement) override;
     void store_level(const SolvedLevel& level, double seconds) override;
 
-    // The slice from its unit files; throws CorruptDataError when one is missing or damaged.
-    SolvedSlice assemble() const;
+    // The slice from its unit files, holding SolvedSlice::sides_to_hold(slice, `sides`) only
+    // (the other side is neither copied nor allocated), read on `threads` threads a level at a
+    // time. Every frame is checked. Throws CorruptDataError when a unit is missing or damaged.
+    SolvedSlice assemble(SideSet sides = SideSet::both(), int threads = 1) const;
 
     // The slice file `out`/slice_file_name from the unit files, without holding the slice: each
     // run of about `part_positions` positions (whole page runs) is encoded into a part file in
