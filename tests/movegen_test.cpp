@@ -7,6 +7,9 @@
 #include <tuple>
 #include <vector>
 
+#include "core/index/slice.hpp"
+#include "core/index/slice_indexer.hpp"
+#include "core/notation/fen.hpp"
 #include "tests/reference_rules.hpp"
 #include "tests/test_positions.hpp"
 
@@ -145,6 +148,34 @@ TEST(MoveGen, AgreesWithReferenceRulesOnRandomPositions) {
         }
     }
     EXPECT_GT(captures_seen, rounds / 10) << "the random positions should exercise captures";
+}
+
+// has_capture slides kings with a branch-free fill (movegen.cpp capture_reach); the capture
+// generator walks each king's rays square by square. Every position of the slices of up to 3
+// pieces and of the kings-only 4-piece slices, both sides to move, must agree: kings on every
+// square, next to every edge and blocked in every way.
+TEST(MoveGen, HasCaptureAgreesWithTheCaptureGeneratorOnWholeSlices) {
+    std::vector<SliceId> slices = all_slices(3);
+    for (const SliceId kings_only : {SliceId{0, 2, 0, 2}, SliceId{0, 3, 0, 1}, SliceId{0, 1, 0, 3}}) {
+        slices.push_back(kings_only);
+    }
+    std::uint64_t positions = 0, captures = 0;
+    for (const SliceId slice : slices) {
+        const SliceIndexer& indexer = slice_indexer(slice);
+        for (std::uint64_t i = 0; i < indexer.size(); ++i) {
+            const Position p = indexer.position_at(i);
+            for (const Color side : {Color::Black, Color::White}) {
+                MoveList list;
+                const bool generated = generate_captures(p, side, list) > 0;
+                ASSERT_EQ(has_capture(p, side), generated) << "slice " << slice.to_string() << " index " << i << " "
+                                                           << to_fen(p, side);
+                ++positions;
+                captures += generated ? 1 : 0;
+            }
+        }
+    }
+    EXPECT_GT(positions, 5'000'000u);
+    EXPECT_GT(captures, positions / 10) << "the slices should exercise captures";
 }
 
 TEST(MoveGen, ColourReversalIsASymmetry) {
