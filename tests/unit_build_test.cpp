@@ -30,6 +30,8 @@
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
+#include "core/index/slice_indexer.hpp"
+#include "core/rules/movegen.hpp"
 #include "core/util/crc32c.hpp"
 #include "core/util/error.hpp"
 #include "core/util/little_endian.hpp"
@@ -116,6 +118,39 @@ TEST_F(LevelSolve, ResumedSolveLoadsOnlyTheLevelAboveAndGivesTheSameLevels) {
     }
     EXPECT_EQ(resumed.loaded, expected_loads);
     for (const auto& [a, level] : full.stored) EXPECT_TRUE(resumed.stored.at(a) == level) << "level " << a;
+}
+
+// The solver keeps, for every position of a level, whether the side to move has a capture: what
+// a slice file is written from (solved_slice_io.hpp). Two threads: blocks of one position share
+// a word (2010), and so can blocks of kings (1101 and 0201, whose blocks are not multiples of 64).
+TEST_F(LevelSolve, EveryLevelKeepsWhichPositionsHaveACapture) {
+    for (const SliceId slice : {kSlice, SliceId{1, 1, 0, 1}, SliceId{0, 2, 0, 1}}) {
+        MemorySink sink;
+        SliceSolver(slice, *store_, {2}).solve_levels(sink);
+        const SliceIndexer indexer(slice);
+        std::uint64_t captures = 0;
+        for (const auto& [a, level] : sink.stored) {
+            const std::uint64_t b = level.block_size();
+            for (std::uint64_t slot = 0; slot < level.configurations().size(); ++slot) {
+                for (std::uint64_t local = 0; local < b; ++local) {
+                    const Position p = indexer.position_at(level.configurations()[slot] * b + local);
+                    for (const Color side : {Color::Black, Color::White}) {
+                        const bool expected = has_capture(p, side);
+                        captures += expected ? 1 : 0;
+                        ASSERT_EQ(level.has_capture_at(slot, local, side), expected) << slice.to_string() << " level " << a << " slot " << slot << " offset " << local;
+                    }
+                }
+            }
+            // No bit beyond the level's positions.
+            for (const Color side : {Color::Black, Color::White}) {
+                const std::span<const std::uint64_t> words = level.capture_bits(side);
+                if (level.size() % 64 != 0) {
+                    EXPECT_EQ(words.back() >> (level.size() % 64), 0u) << slice.to_string();
+                }
+            }
+        }
+        EXPECT_GT(captures, 0u) << slice.to_string();
+    }
 }
 
 TEST_F(LevelSolve, ALevelDoesNotAnswerForConfigurationsItDoesNotHold) {
@@ -233,6 +268,29 @@ TEST_F(UnitFiles, DamagedTruncatedOrForeignFilesAreRefused) {
 }
 
 
+// A unit written before capture bits were kept (versions 2 and 3) is refused by its version, so a
+// resumed build solves it again.
+TEST_F(UnitFiles, AUnitWithoutCaptureBitsIsRefusedByItsVersion) {
+    const test::ScratchDir dir("unit_old_version");
+    const auto levels = men_configuration_levels(kSlice);
+    const MenLevel& l = levels[1];
+    native::UnitDirectory units(dir.path(), kSlice);
+    SliceSolver(kSlice, *store_, {1}).solve_levels(units);
+    const fs::path path = units.path(l.advancement);
+    const std::string good = slurp(path);
+    for (const char version : {'\x02', '\x03'}) {
+        std::string old = good;
+        old[8] = version;  // u32 version after the 8-byte magic
+        spit(path, old);
+        try {
+            native::read_unit_file(path, kSlice, l.advancement, l.configurations, units.inputs(l.advancement));
+            ADD_FAILURE() << "version " << int{version} << " accepted";
+        } catch (const CorruptDataError& e) {
+            EXPECT_NE(std::string(e.what()).find("unknown version"), std::string::npos) << e.what();
+        }
+    }
+}
+
 // A unit file with `frame` (the whole payload of its only frame) in place of its own, every
 // checksum made right again: only the frame's size can then tell it from a good one.
 std::string with_frame_payload(const std::string& good, const std::string& payload) {
@@ -271,10 +329,15 @@ TEST_F(UnitFiles, AFrameOfTheWrongSizeIsRefused) {
     const native::UnitInputs inputs = units.inputs(levels[0].advancement);
     const auto read = [&] { return native::read_unit_file(path, slice, levels[0].advancement, levels[0].configurations, inputs); };
     const SolvedLevel level = read();
-    // The payload: both sides' DTW codes and MTC, as the writer lays them out.
+    // The payload: both sides' DTW codes and MTC, then their capture words, as the writer lays
+    // them out (the level is the frame).
     std::string payload;
     for (const Color side : {Color::Black, Color::White}) {
         for (const auto part : {level.dtw_codes(side), level.mtc(side)}) payload.append(reinterpret_cast<const char*>(part.data()), part.size());
+    }
+    for (const Color side : {Color::Black, Color::White}) {
+        const std::span<const std::uint64_t> words = level.capture_bits(side);
+        payload.append(reinterpret_cast<const char*>(words.data()), words.size_bytes());
     }
     spit(path, with_frame_payload(good, payload));
     EXPECT_TRUE(read() == level) << "the rebuilt file itself must be good";
@@ -289,31 +352,56 @@ TEST_F(UnitFiles, AFrameOfTheWrongSizeIsRefused) {
     }
 }
 
-TEST_F(UnitFiles, AnyRunOfConfigurationsReadsTheSameBlocksAsTheWholeLevel) {
-    const test::ScratchDir dir("unit_partial");
-    native::UnitDirectory units(dir.path(), kSlice);
-    SliceSolver(kSlice, *store_, {1}).solve_levels(units);
-    const auto levels = men_configuration_levels(kSlice);
+// Every run of configurations of every level of `units` (of `slice`) reads the blocks read_all
+// gives, and both give the capture rule's bits. Returns the levels.
+std::vector<MenLevel> expect_any_run_reads_the_whole_level(const native::UnitDirectory& units, SliceId slice) {
+    const SliceIndexer indexer(slice);
+    const auto levels = men_configuration_levels(slice);
     for (const MenLevel& l : levels) {
-        const native::UnitFileReader reader(units.path(l.advancement), kSlice, l.advancement, l.configurations, units.inputs(l.advancement));
+        const native::UnitFileReader reader(units.path(l.advancement), slice, l.advancement, l.configurations, units.inputs(l.advancement));
         reader.verify();
         const SolvedLevel whole = reader.read_all();
         const std::uint64_t slots = l.configurations.size();
         const std::uint64_t b = whole.block_size();
         for (const auto& [first, count] : {std::pair<std::uint64_t, std::uint64_t>{0, slots}, {slots / 3, slots / 2}, {slots - 1, 1}, {slots / 2, 0}}) {
             std::uint64_t expected_slot = first;
-            reader.read_slots(first, count, [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
+            reader.read_slots(first, count, [&](std::uint64_t slot, const native::UnitFileReader::Block& block) {
                 ASSERT_EQ(slot, expected_slot++);
                 for (const Color side : {Color::Black, Color::White}) {
                     const auto k = static_cast<std::size_t>(side);
+                    const auto& [dtw, mtc, captures] = block;
                     ASSERT_TRUE(std::equal(dtw[k].begin(), dtw[k].end(), whole.dtw_codes(side).begin() + static_cast<std::ptrdiff_t>(slot * b)));
                     ASSERT_TRUE(std::equal(mtc[k].begin(), mtc[k].end(), whole.mtc(side).begin() + static_cast<std::ptrdiff_t>(slot * b)));
+                    ASSERT_EQ(captures[k].count, b);
+                    // The bits read back are the capture rule's, not only those read_all gives.
+                    for (std::uint64_t i = 0; i < b; ++i) {
+                        const bool expected = has_capture(indexer.position_at(l.configurations[slot] * b + i), side);
+                        ASSERT_EQ(whole.has_capture_at(slot, i, side), expected) << slice.to_string() << " " << slot << " " << i;
+                        ASSERT_EQ(captures[k].test(i), expected) << slice.to_string() << " " << slot << " " << i;
+                    }
                 }
             });
             EXPECT_EQ(expected_slot, first + count);
         }
-        EXPECT_THROW(reader.read_slots(slots, 1, [](std::uint64_t, const auto&, const auto&) {}), std::out_of_range);
+        EXPECT_THROW(reader.read_slots(slots, 1, [](std::uint64_t, const native::UnitFileReader::Block&) {}), std::out_of_range);
     }
+    return levels;
+}
+
+// 2010's levels are one frame each; 1101's span many (a block of 49 x 48 king placements fills a
+// frame).
+TEST_F(UnitFiles, AnyRunOfConfigurationsReadsTheSameBlocksAsTheWholeLevel) {
+    {
+        const test::ScratchDir kings_dir("unit_partial_kings");
+        const SliceId slice{1, 1, 0, 1};
+        native::UnitDirectory units(kings_dir.path(), slice);
+        SliceSolver(slice, *store_, {2}).solve_levels(units);
+        expect_any_run_reads_the_whole_level(units, slice);
+    }
+    const test::ScratchDir dir("unit_partial");
+    native::UnitDirectory units(dir.path(), kSlice);
+    SliceSolver(kSlice, *store_, {1}).solve_levels(units);
+    const auto levels = expect_any_run_reads_the_whole_level(units, kSlice);
     // A flipped byte in a frame: verify() finds it without decompressing, and so does a read.
     const MenLevel& l = levels[1];
     const fs::path path = units.path(l.advancement);

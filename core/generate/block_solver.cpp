@@ -109,14 +109,30 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
     }
 
     propagate<false>();
+    // Capture bits of the block, a word at a time: level offsets from slot * block.
+    const std::uint64_t at = slot * block;
+    std::array<std::uint64_t, 2> word_bits{};
+    std::uint64_t word = at / 64;
+    const auto flush_capture_word = [&] {
+        for (const Color side : {Color::Black, Color::White}) {
+            const auto s = static_cast<std::size_t>(side);
+            if (word_bits[s] != 0) level.add_capture_bits(side, word, word_bits[s]);
+            word_bits[s] = 0;
+        }
+    };
     std::size_t next_wide = 0;
     for (std::uint64_t local = 0; local < block; ++local) {
+        if ((at + local) / 64 != word) {
+            flush_capture_word();
+            word = (at + local) / 64;
+        }
         for (const Color side : {Color::Black, Color::White}) {
             const Entry e = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(side));
             const std::uint8_t f = state_[e].flags;
             const bool finished = (f & kFinished) != 0;
             const bool won = (f & kWon) != 0;
             const std::uint8_t outcome = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
+            if ((f & kCapture) != 0) word_bits[static_cast<std::size_t>(side)] |= std::uint64_t{1} << ((at + local) % 64);
             if (outcome != state_[e].dtw_outcome) {
                 throw std::logic_error("slice " + slice_.to_string() + ": MTC pass disagrees with DTW pass");
             }
@@ -135,6 +151,7 @@ void BlockSolver::solve(SolvedLevel& level, std::size_t slot, const SolvedLevel*
             }
         }
     }
+    flush_capture_word();
 }
 
 void BlockSolver::classify_moves(std::uint64_t local, Color side, const Position& position, const SolvedLevel* next,

@@ -34,6 +34,7 @@ SolvedLevel::SolvedLevel(SliceId slice, int advancement, std::vector<std::uint64
     for (std::size_t side = 0; side < 2; ++side) {
         dtw_codes_[side].assign(size(), kDrawCode);
         mtc_[side].assign(size(), 0);
+        captures_[side].assign((size() + 63) / 64, 0);
     }
 }
 

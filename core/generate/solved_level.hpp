@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <span>
@@ -30,7 +31,7 @@ namespace egdb {
 class SolvedLevel {
 public:
     // Every entry of `configurations` (increasing, each < men_configurations of the slice) starts
-    // as a draw with MTC 0. Throws std::invalid_argument for configurations out of order or range.
+    // as a draw with MTC 0 and no capture. Throws std::invalid_argument for configurations out of order or range.
     SolvedLevel(SliceId slice, int advancement, std::vector<std::uint64_t> configurations);
 
     SliceId slice() const noexcept { return slice_; }
@@ -124,6 +125,24 @@ public:
         return std::span(mtc_[static_cast<std::size_t>(side_to_move)]).subspan(slot * block_size_, block_size_);
     }
 
+    // Bit i (word i / 64, bit i % 64) is set when the position at level offset i has a capture
+    // for the side to move: all its legal moves are captures (section 14). The solver finds it
+    // while classifying, and a slice file needs it for every position (its capture bits and
+    // "don't care" marks, docs/native-format.md): kept, the file's writer need not generate moves.
+    std::span<const std::uint64_t> capture_bits(Color side_to_move) const noexcept {
+        return captures_[static_cast<std::size_t>(side_to_move)];
+    }
+    std::span<std::uint64_t> capture_bits(Color side_to_move) noexcept { return captures_[static_cast<std::size_t>(side_to_move)]; }
+    bool has_capture_at(std::uint64_t slot, std::uint64_t offset, Color side_to_move) const noexcept {
+        const std::uint64_t i = slot * block_size_ + offset;
+        return ((captures_[static_cast<std::size_t>(side_to_move)][i / 64] >> (i % 64)) & 1u) != 0;
+    }
+    // Sets the bits `bits` of word `word` of capture_bits(side_to_move). Thread-safe: two blocks
+    // solved on different threads can share a word.
+    void add_capture_bits(Color side_to_move, std::uint64_t word, std::uint64_t bits) noexcept {
+        std::atomic_ref<std::uint64_t>(captures_[static_cast<std::size_t>(side_to_move)][word]).fetch_or(bits, std::memory_order_relaxed);
+    }
+
     // Every block of the level in configuration order (what a unit file stores).
     std::span<const DistanceCode> dtw_codes(Color side_to_move) const noexcept {
         return dtw_codes_[static_cast<std::size_t>(side_to_move)];
@@ -135,13 +154,13 @@ public:
     std::span<std::uint8_t> mtc(Color side_to_move) noexcept { return mtc_[static_cast<std::size_t>(side_to_move)]; }
 
     std::uint64_t memory_bytes() const noexcept {
-        return 4 * size() + 8 * configurations_.size() + 4 * directory_.size() + wide_[0].memory_bytes() +
+        return 4 * size() + 16 * captures_[0].size() + 8 * configurations_.size() + 4 * directory_.size() + wide_[0].memory_bytes() +
                wide_[1].memory_bytes();
     }
 
     friend bool operator==(const SolvedLevel& a, const SolvedLevel& b) noexcept {
         return a.slice_ == b.slice_ && a.advancement_ == b.advancement_ && a.configurations_ == b.configurations_ &&
-               a.dtw_codes_ == b.dtw_codes_ && a.mtc_ == b.mtc_ && a.wide_ == b.wide_;
+               a.dtw_codes_ == b.dtw_codes_ && a.mtc_ == b.mtc_ && a.captures_ == b.captures_ && a.wide_ == b.wide_;
     }
 
 private:
@@ -159,6 +178,7 @@ private:
     std::vector<std::uint32_t> directory_;
     std::array<std::vector<DistanceCode>, 2> dtw_codes_;
     std::array<std::vector<std::uint8_t>, 2> mtc_;
+    std::array<std::vector<std::uint64_t>, 2> captures_;
     std::array<WideValues, 2> wide_;
     // Guards wide_ while the blocks of the level are solved; a copy of the level gets its own.
     struct CopyableMutex {

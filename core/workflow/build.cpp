@@ -319,7 +319,8 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 kBlockWorkspaceBytes * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
             std::uint64_t solve_need = std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces);
             if (by_units) {
-                const std::uint64_t level_bytes = 4 * block * widest;
+                // 4 bytes a position and 2 capture bits (solved_level.hpp).
+                const std::uint64_t level_bytes = 4 * block * widest + block * widest / 4;
                 solve_need = 2 * level_bytes + workspaces;
                 // Writing its file: a part (8 bytes a position) on each thread that has one.
                 const std::uint64_t part = std::min(part_positions, slice_size(s));

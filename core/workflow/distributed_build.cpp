@@ -365,11 +365,12 @@ SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::v
     int chunk = 0;
     for (const auto& [first, count] : level_chunks(l.configurations.size(), b, chunk_positions)) {
         const native::UnitFileReader part(chunk_path(out, s, advancement, chunk++), s, advancement, chunk_span(l, first, count), inputs);
-        part.read_slots(0, count, [&, first = first](std::uint64_t slot, const auto& dtw, const auto& mtc) {
+        part.read_slots(0, count, [&, first = first](std::uint64_t slot, const native::UnitFileReader::Block& block) {
             for (const Color side : {Color::Black, Color::White}) {
                 const auto k = static_cast<std::size_t>(side);
-                std::copy_n(dtw[k].begin(), b, whole.block_dtw_codes(first + slot, side).begin());
-                std::copy_n(mtc[k].begin(), b, whole.block_mtc(first + slot, side).begin());
+                std::copy_n(block.dtw[k].begin(), b, whole.block_dtw_codes(first + slot, side).begin());
+                std::copy_n(block.mtc[k].begin(), b, whole.block_mtc(first + slot, side).begin());
+                copy_bits(block.captures[k], whole.capture_bits(side), (first + slot) * b);
             }
         });
         // The chunk's wide positions, keyed by chunk offset, at their level offsets.

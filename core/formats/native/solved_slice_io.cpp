@@ -40,7 +40,8 @@ WideSections wide_sections(SliceId slice, const std::array<const WideValues*, 2>
 
 RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std::span<const DistanceCode>, 2> dtw,
                              std::array<std::span<const std::uint8_t>, 2> mtc, const std::array<const WideValues*, 2>& wide,
-                             const WideSections& sixteen, ValueKinds kinds, int threads) {
+                             const WideSections& sixteen, ValueKinds kinds, int threads,
+                             std::array<std::span<const std::uint64_t>, 2> captures) {
     const std::uint64_t n = dtw[0].size();
     if (first % 64 != 0 || first + n > slice_size(slice)) throw std::invalid_argument("range of slice " + slice.to_string() + " out of bounds");
     const SliceIndexer indexer(slice);
@@ -48,6 +49,14 @@ RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std:
     for (const Color side : sides) {
         const auto k = static_cast<std::size_t>(side);
         if (dtw[k].size() != n || mtc[k].size() != n) throw std::invalid_argument("range of slice " + slice.to_string() + ": sizes differ");
+    }
+    const bool captures_given = !captures[0].empty() || !captures[1].empty();
+    if (captures_given) {
+        for (const Color side : sides) {
+            if (captures[static_cast<std::size_t>(side)].size() != (n + 63) / 64) {
+                throw std::invalid_argument("range of slice " + slice.to_string() + ": capture bits of the wrong size");
+            }
+        }
     }
     RangeSections r;
     r.wld.resize(sides.size());
@@ -60,28 +69,51 @@ RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std:
         r.capture_bits[s].assign((n + 63) / 64, 0);
         r.distance_dont_care[s].assign((n + 63) / 64, 0);
     }
-    // Threads take whole words of the bitsets. Positions walk block by block (king_placements.hpp):
-    // the men are unranked once a block, not once a position.
-    const KingPlacements kings(slice);
-    parallel_ranges((n + 63) / 64, threads, [&](std::uint64_t first_word, std::uint64_t last_word) {
-        if (first_word * 64 >= n) return;
-        BlockWalk walk(indexer, kings, first + first_word * 64);
-        for (std::uint64_t i = first_word * 64; i < std::min(n, last_word * 64); ++i, walk.next()) {
-            const Position p = walk.position();
+    if (captures_given) {
+        // The capture bits as given, a word at a time; a draw is "don't care" in distances too.
+        parallel_ranges((n + 63) / 64, threads, [&](std::uint64_t first_word, std::uint64_t last_word) {
             for (std::size_t s = 0; s < sides.size(); ++s) {
-                const DistanceCode code = dtw[static_cast<std::size_t>(sides[s])][i];
-                const WldValue v = wld_of_code(code);
-                r.wld[s][i] = static_cast<std::uint8_t>(v);
-                const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-                if (has_capture(p, sides[s])) {
-                    r.capture_bits[s][i / 64] |= bit;
-                    r.distance_dont_care[s][i / 64] |= bit;
-                } else if (v == WldValue::Draw) {
-                    r.distance_dont_care[s][i / 64] |= bit;
+                const auto k = static_cast<std::size_t>(sides[s]);
+                for (std::uint64_t w = first_word; w < last_word; ++w) {
+                    const std::uint64_t end = std::min(n, 64 * w + 64);
+                    std::uint64_t draws = 0;
+                    for (std::uint64_t i = 64 * w; i < end; ++i) {
+                        const WldValue v = wld_of_code(dtw[k][i]);
+                        r.wld[s][i] = static_cast<std::uint8_t>(v);
+                        draws |= std::uint64_t{v == WldValue::Draw} << (i % 64);
+                    }
+                    // Bits past n are not positions: the tail word keeps them clear.
+                    const std::uint64_t valid = end - 64 * w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (end - 64 * w)) - 1;
+                    const std::uint64_t capture = captures[k][w] & valid;
+                    r.capture_bits[s][w] = capture;
+                    r.distance_dont_care[s][w] = capture | draws;
                 }
             }
-        }
-    });
+        });
+    } else {
+        // Threads take whole words of the bitsets. Positions walk block by block
+        // (king_placements.hpp): the men are unranked once a block, not once a position.
+        const KingPlacements kings(slice);
+        parallel_ranges((n + 63) / 64, threads, [&](std::uint64_t first_word, std::uint64_t last_word) {
+            if (first_word * 64 >= n) return;
+            BlockWalk walk(indexer, kings, first + first_word * 64);
+            for (std::uint64_t i = first_word * 64; i < std::min(n, last_word * 64); ++i, walk.next()) {
+                const Position p = walk.position();
+                for (std::size_t s = 0; s < sides.size(); ++s) {
+                    const DistanceCode code = dtw[static_cast<std::size_t>(sides[s])][i];
+                    const WldValue v = wld_of_code(code);
+                    r.wld[s][i] = static_cast<std::uint8_t>(v);
+                    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+                    if (has_capture(p, sides[s])) {
+                        r.capture_bits[s][i / 64] |= bit;
+                        r.distance_dont_care[s][i / 64] |= bit;
+                    } else if (v == WldValue::Draw) {
+                        r.distance_dont_care[s][i / 64] |= bit;
+                    }
+                }
+            }
+        });
+    }
     // A distance section: the bytes as they are when the side has no wide position (nearly
     // always), else a copy with every distance whole, 16-bit when the slice needs it.
     const auto distances = [&](std::size_t s, bool is_dtw, std::span<const std::uint8_t> bytes) -> SectionValues {

@@ -54,6 +54,9 @@ WideSections wide_sections(SliceId slice, const std::array<const WideValues*, 2>
 // "don't care" in every kind, draws in DTW and MTC. The sections point into `wld`, the bitsets
 // and the given spans, or for a side with wide positions into copies holding every distance
 // whole (16-bit where `sixteen` says so). `first` is a multiple of 64.
+// `captures[side]`, when not empty, holds the positions' capture bits (bit k for position
+// first + k, solved_level.hpp) as the solver found them: the positions are then never built
+// (a third of writing a slice went to finding its captures again). Empty: found here.
 struct RangeSections {
     std::vector<std::vector<std::uint8_t>> wld;
     std::vector<std::vector<std::uint64_t>> capture_bits;
@@ -64,7 +67,8 @@ struct RangeSections {
 };
 RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std::span<const DistanceCode>, 2> dtw,
                              std::array<std::span<const std::uint8_t>, 2> mtc, const std::array<const WideValues*, 2>& wide,
-                             const WideSections& sixteen, ValueKinds kinds, int threads);
+                             const WideSections& sixteen, ValueKinds kinds, int threads,
+                             std::array<std::span<const std::uint64_t>, 2> captures = {});
 
 // Adds the compressed page bytes of each kind of `file` to `written`.
 void add_section_bytes(const SliceFileReader& file, WrittenSlice& written);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -29,6 +30,12 @@ constexpr std::uint64_t kFramePositions = 4096;
 void append_slice(std::vector<std::byte>& out, SliceId s) {
     for (const int count : {s.nbm, s.nbk, s.nwm, s.nwk}) out.push_back(static_cast<std::byte>(count));
 }
+
+// Capture bits go into frames as the level's u64 words, whose bytes are little-endian only on
+// such a host (every target the project builds for).
+static_assert(std::endian::native == std::endian::little, "unit frames store capture words as little-endian bytes");
+
+std::uint64_t capture_words(std::uint64_t positions) { return (positions + 63) / 64; }
 
 std::uint64_t slots_per_frame(std::uint64_t block_size) { return std::max<std::uint64_t>(1, kFramePositions / std::max<std::uint64_t>(block_size, 1)); }
 
@@ -141,13 +148,20 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
         offset += frame_bytes;
     };
     const std::uint64_t per_frame = slots_per_frame(block);
+    std::array<std::vector<std::uint64_t>, 2> captures;  // the frame's capture bits, from bit 0
     for (std::uint64_t first = 0; first < slots; first += per_frame) {
         const std::uint64_t count = std::min(per_frame, slots - first);
-        std::array<std::span<const std::byte>, 4> pieces;
+        std::array<std::span<const std::byte>, 6> pieces;
         std::size_t k = 0;
         for (const Color side : {Color::Black, Color::White}) {
             pieces[k++] = std::as_bytes(level.dtw_codes(side).subspan(first * block, count * block));
             pieces[k++] = std::as_bytes(level.mtc(side).subspan(first * block, count * block));
+        }
+        for (const Color side : {Color::Black, Color::White}) {
+            std::vector<std::uint64_t>& bits = captures[static_cast<std::size_t>(side)];
+            bits.assign(capture_words(count * block), 0);
+            copy_bits({level.capture_bits(side), first * block, count * block}, bits, 0);
+            pieces[k++] = std::as_bytes(std::span<const std::uint64_t>(bits));
         }
         add_frame(pieces);
     }
@@ -332,21 +346,29 @@ void UnitFileReader::read_slots(std::uint64_t first, std::uint64_t count, const 
     const std::uint64_t slots = st.configurations.size();
     if (first > slots || count > slots - first) throw std::out_of_range("unit file " + st.path().string() + ": slots out of range");
     const std::uint64_t b = st.block_size;
-    std::vector<std::byte> raw;
+    std::vector<std::uint8_t> raw;
+    std::vector<std::uint64_t> captures;  // Black's words, then White's
     for (std::uint64_t slot = first; slot < first + count;) {
         const std::uint64_t frame = slot / st.per_frame;
         const std::uint64_t frame_first = frame * st.per_frame;
         const std::uint64_t in_frame = std::min(st.per_frame, slots - frame_first);
-        raw.resize(4 * in_frame * b);
-        st.decompress(frame, raw);
-        const auto bytes_of = [&](int side, int kind) {
-            return std::span(reinterpret_cast<const std::uint8_t*>(raw.data()) + (2 * side + kind) * in_frame * b, in_frame * b);
+        const std::uint64_t words = capture_words(in_frame * b);
+        // In one call (a frame is small), then the capture words copied out to be aligned.
+        raw.resize(4 * in_frame * b + 16 * words);
+        st.decompress(frame, std::as_writable_bytes(std::span(raw)));
+        captures.resize(2 * words);
+        std::memcpy(captures.data(), raw.data() + 4 * in_frame * b, 16 * words);
+        const auto bytes_of = [&](std::uint64_t side, std::uint64_t kind) {
+            return std::span<const std::uint8_t>(raw).subspan((2 * side + kind) * in_frame * b, in_frame * b);
         };
-        const std::array<std::span<const std::uint8_t>, 2> dtw{bytes_of(0, 0), bytes_of(1, 0)};
-        const std::array<std::span<const std::uint8_t>, 2> mtc{bytes_of(0, 1), bytes_of(1, 1)};
+        const std::span<const std::uint64_t> black_bits = std::span<const std::uint64_t>(captures).first(words);
+        const std::span<const std::uint64_t> white_bits = std::span<const std::uint64_t>(captures).last(words);
         for (; slot < std::min(first + count, frame_first + in_frame); ++slot) {
             const std::uint64_t k = slot - frame_first;
-            visit(slot, {dtw[0].subspan(k * b, b), dtw[1].subspan(k * b, b)}, {mtc[0].subspan(k * b, b), mtc[1].subspan(k * b, b)});
+            const Block block{{bytes_of(0, 0).subspan(k * b, b), bytes_of(1, 0).subspan(k * b, b)},
+                              {bytes_of(0, 1).subspan(k * b, b), bytes_of(1, 1).subspan(k * b, b)},
+                              {BitRun{black_bits, k * b, b}, BitRun{white_bits, k * b, b}}};
+            visit(slot, block);
         }
     }
 }
@@ -356,15 +378,23 @@ SolvedLevel UnitFileReader::read_all() const {
     SolvedLevel level(st.slice, st.advancement, {st.configurations.begin(), st.configurations.end()});
     const std::uint64_t b = st.block_size;
     const std::uint64_t slots = st.configurations.size();
+    std::array<std::vector<std::uint64_t>, 2> captures;
     for (std::uint64_t first = 0, frame = 0; first < slots; first += st.per_frame, ++frame) {
         const std::uint64_t count = std::min(st.per_frame, slots - first);
-        std::array<std::span<std::byte>, 4> pieces;
+        std::array<std::span<std::byte>, 6> pieces;
         std::size_t k = 0;
         for (const Color side : {Color::Black, Color::White}) {
             pieces[k++] = std::as_writable_bytes(level.dtw_codes(side).subspan(first * b, count * b));
             pieces[k++] = std::as_writable_bytes(level.mtc(side).subspan(first * b, count * b));
         }
+        for (std::vector<std::uint64_t>& bits : captures) {
+            bits.resize(capture_words(count * b));
+            pieces[k++] = std::as_writable_bytes(std::span(bits));
+        }
         st.decompress_into(frame, pieces);
+        for (const Color side : {Color::Black, Color::White}) {
+            copy_bits({captures[static_cast<std::size_t>(side)], 0, count * b}, level.capture_bits(side), first * b);
+        }
     }
     for (const Color side : {Color::Black, Color::White}) level.wide(side) = st.wide[static_cast<std::size_t>(side)];
     return level;

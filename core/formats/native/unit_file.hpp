@@ -8,13 +8,15 @@
 // (one row of advancement higher, or none) and the solved slices its captures and promotions
 // reach. Layout, little-endian:
 //
-//   header   "EGDBUNIT", u32 version (2, or 3 with wide positions), u8 nbm nbk nwm nwk, i32 advancement,
+//   header   "EGDBUNIT", u32 version (4, or 5 with wide positions), u8 nbm nbk nwm nwk, i32 advancement,
 //            i32 level read (advancement + 1, or -1 for none), u32 n, n x (u8 nbm nbk nwm nwk)
 //            input slices, u64 configurations, u32 CRC-32C of the configurations (u64 each,
 //            increasing), u64 block size, u64 configurations per frame
 //   frames   independent zstd frames: frame f holds the configurations [f * per frame,
 //            (f + 1) * per frame): for Black and then White to move, the DTW codes and then the
-//            MTC bytes of their blocks (generate/position_value.hpp)
+//            MTC bytes of their blocks (generate/position_value.hpp); then, for Black and then
+//            White to move, the capture bits of the frame's positions (solved_level.hpp) as u64
+//            words, little-endian, bit k of the frame's positions in bit k % 64 of word k / 64
 //   wide     version 3 only, after the frames and listed in the table as one more: for Black and
 //            then White to move, u64 n, then n x (u64 level offset, u16 DTW, u16 MTC), raw
 //   table    per frame: u64 offset from the first frame, u64 compressed bytes, u32 CRC-32C of
@@ -42,13 +44,16 @@
 
 #include "core/generate/solved_level.hpp"
 #include "core/index/slice.hpp"
+#include "core/util/bit_run.hpp"
 
 namespace egdb::native {
 
-inline constexpr int kUnitFileVersion = 2;
+// Versions 2 and 3 had no capture bits: such a unit is refused as an unknown version and solved
+// again (a unit is temporary; the slice files did not change).
+inline constexpr int kUnitFileVersion = 4;
 // The version of a unit with wide positions (generate/position_value.hpp): the same layout and one
 // more table entry, for a raw block after the last frame listing them.
-inline constexpr int kUnitFileVersionWide = 3;
+inline constexpr int kUnitFileVersionWide = 5;
 
 // "unit-1212-a017.egdbu": slice nbm nbk nwm nwk, advancement.
 std::string unit_file_name(SliceId slice, int advancement);
@@ -100,11 +105,17 @@ public:
     // Every frame's checksum; throws CorruptDataError.
     void verify() const;
 
-    // Calls visit(slot, dtw, mtc) for each configuration slot in [first, first + count) (slots
-    // index configurations()), in order, with the slot's block for Black and White to move.
+    // One block of the unit, for Black and White to move (indexed by Color): its DTW codes, MTC
+    // bytes and capture bits.
+    struct Block {
+        std::array<std::span<const DistanceCode>, 2> dtw;
+        std::array<std::span<const std::uint8_t>, 2> mtc;
+        std::array<BitRun, 2> captures;
+    };
+    // Calls visit(slot, block) for each configuration slot in [first, first + count) (slots
+    // index configurations()), in order.
     // Throws CorruptDataError for a damaged frame, std::out_of_range for slots beyond the unit.
-    using BlockVisitor = std::function<void(std::uint64_t slot, const std::array<std::span<const DistanceCode>, 2>& dtw,
-                                            const std::array<std::span<const std::uint8_t>, 2>& mtc)>;
+    using BlockVisitor = std::function<void(std::uint64_t slot, const Block& block)>;
     void read_slots(std::uint64_t first, std::uint64_t count, const BlockVisitor& visit) const;
 
     // The whole level, every frame checked.

@@ -23,6 +23,7 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
     for (std::size_t side = 0; side < 2; ++side) {
         out.dtw[side].resize(count);
         out.mtc[side].resize(count);
+        out.captures[side].assign((count + 63) / 64, 0);
     }
     // The men configurations whose blocks meet the range: every level may hold some of them.
     const std::uint64_t lowest = first / block_;
@@ -35,7 +36,8 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
         if (from == to) continue;
         const UnitFileReader& unit = reader(u);
         unit.read_slots(static_cast<std::uint64_t>(from - configurations.begin()), static_cast<std::uint64_t>(to - from),
-                        [&](std::uint64_t slot, const auto& dtw, const auto& mtc) {
+                        [&](std::uint64_t slot, const UnitFileReader::Block& block) {
+                            const auto& [dtw, mtc, captures] = block;
                             const std::uint64_t base = configurations[slot] * block_;
                             const std::uint64_t a = std::max(base, first);
                             const std::uint64_t b = std::min(base + block_, first + count);
@@ -45,6 +47,8 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
                             for (std::size_t side = 0; side < 2; ++side) {
                                 std::copy(dtw[side].begin() + from_block, dtw[side].begin() + to_block, out.dtw[side].begin() + into);
                                 std::copy(mtc[side].begin() + from_block, mtc[side].begin() + to_block, out.mtc[side].begin() + into);
+                                const BitRun& bits = captures[side];
+                                copy_bits({bits.words, bits.first + (a - base), b - a}, out.captures[side], a - first);
                                 // Level offsets of this part of the block, and where they go.
                                 const WideValues& wide = unit.wide(static_cast<Color>(side));
                                 const std::uint64_t level_from = slot * block_ + (a - base);
@@ -98,7 +102,7 @@ std::uint64_t encode_part_from_units(UnitRangeReader& units, const std::filesyst
     const WideSections sixteen = units.wide_sections();
     const RangeValues v = units.read(first, count);
     const RangeSections sections = range_sections(units.slice(), first, {v.dtw[0], v.dtw[1]}, {v.mtc[0], v.mtc[1]},
-                                                  {&v.wide[0], &v.wide[1]}, sixteen, kinds, threads);
+                                                  {&v.wide[0], &v.wide[1]}, sixteen, kinds, threads, {v.captures[0], v.captures[1]});
     return write_slice_part_file(path, units.slice(), part, first, count, sections.sections, format);
 }
 

@@ -27,11 +27,13 @@ struct UnitSource {
     UnitInputs inputs;
 };
 
-// DTW codes and MTC bytes of positions [first, first + count), for Black and White to move, and
-// their wide positions keyed by offset from `first`.
+// DTW codes, MTC bytes and capture bits (bit k for position first + k) of positions
+// [first, first + count), for Black and White to move, and their wide positions keyed by offset
+// from `first`.
 struct RangeValues {
     std::array<std::vector<DistanceCode>, 2> dtw;
     std::array<std::vector<std::uint8_t>, 2> mtc;
+    std::array<std::vector<std::uint64_t>, 2> captures;
     std::array<WideValues, 2> wide;
 };
 
