@@ -10,6 +10,7 @@
 #include "core/index/slice.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
+#include "core/rules/king_slides.hpp"
 #include "tests/reference_rules.hpp"
 #include "tests/test_positions.hpp"
 
@@ -176,6 +177,44 @@ TEST(MoveGen, HasCaptureAgreesWithTheCaptureGeneratorOnWholeSlices) {
     }
     EXPECT_GT(positions, 5'000'000u);
     EXPECT_GT(captures, positions / 10) << "the slices should exercise captures";
+}
+
+// The solver counts king moves and walks king (un-)moves with fills (king_slides.hpp); the
+// generator walks each ray square by square. On every position of the 3-piece slices and of the
+// kings-only 4-piece slices, and random positions crowded with men and kings, each king's targets
+// are the destinations the generator gives it, and the count is the generator's.
+TEST(MoveGen, KingSlidesAreTheGeneratorsKingMoves) {
+    const auto expect_same = [](const Position& p, const std::string& where) {
+        for (const Color side : {Color::Black, Color::White}) {
+            MoveList list;
+            generate_non_captures(p, side, list);
+            Bitboard generated_from_kings = 0;
+            int king_moves = 0;
+            for (Bitboard kings = p.kings(side); kings != 0; kings &= kings - 1) {
+                const Bitboard king = lowest_bit(kings);
+                Bitboard generated = 0;
+                for (const Move& m : list) {
+                    if (m.from == king) generated |= m.to;
+                }
+                ASSERT_EQ(king_slide_targets(king, p.empty()), generated) << where << " " << to_fen(p, side);
+                generated_from_kings |= generated;
+                king_moves += popcount(generated);
+            }
+            ASSERT_EQ(count_king_slides(p.kings(side), p.empty()), king_moves) << where << " " << to_fen(p, side);
+            ASSERT_EQ(count_king_non_captures(p, side), king_moves) << where << " " << to_fen(p, side);
+        }
+    };
+    std::vector<SliceId> slices = all_slices(3);
+    for (const SliceId kings_only : {SliceId{0, 2, 0, 2}, SliceId{0, 3, 0, 1}, SliceId{0, 1, 0, 3}}) slices.push_back(kings_only);
+    for (const SliceId slice : slices) {
+        const SliceIndexer& indexer = slice_indexer(slice);
+        for (std::uint64_t i = 0; i < indexer.size(); ++i) expect_same(indexer.position_at(i), slice.to_string());
+    }
+    std::mt19937_64 rng(20261206);
+    std::uniform_int_distribution<int> men(0, 15), kings(0, 5);
+    for (int i = 0; i < (test::quick_mode() ? 5000 : 100000); ++i) {
+        expect_same(test::random_position(rng, men(rng), kings(rng), men(rng), kings(rng)), "random #" + std::to_string(i));
+    }
 }
 
 TEST(MoveGen, ColourReversalIsASymmetry) {

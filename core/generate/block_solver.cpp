@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/rules/king_slides.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/parallel_ranges.hpp"
 #include "core/util/prefetch.hpp"
@@ -288,20 +289,18 @@ void BlockSolver::propagate() {
             // waiting one after another. The order of the visits is the same.
             std::array<Entry, kMaxKingMoves> predecessors;
             std::size_t count = 0;
+            // A king un-moves to any square it slides to (king_slides.hpp): one loop a king.
             for (Bitboard movers = p.kings(mover); movers != 0; movers &= movers - 1) {
                 const Bitboard king = lowest_bit(movers);
-                for (const int direction : kDirections) {
-                    for (Bitboard to = shift(king, direction) & empty; to != 0; to = shift(to, direction) & empty) {
-                        const Bitboard step = king | to;
-                        const std::uint64_t local =
-                            mover == Color::Black
-                                ? kings_.local_index(men, black_kings ^ step, white_kings)
-                                : fixed_black_rank * kings_.white_ranks() +
-                                      kings_.white_rank(men | black_kings, white_kings ^ step);
-                        const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
-                        prefetch_for_write(&state_[pred]);
-                        predecessors[count++] = pred;
-                    }
+                for (Bitboard from = king_slide_targets(king, empty); from != 0; from &= from - 1) {
+                    const Bitboard step = king | lowest_bit(from);
+                    const std::uint64_t local =
+                        mover == Color::Black
+                            ? kings_.local_index(men, black_kings ^ step, white_kings)
+                            : fixed_black_rank * kings_.white_ranks() + kings_.white_rank(men | black_kings, white_kings ^ step);
+                    const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
+                    prefetch_for_write(&state_[pred]);
+                    predecessors[count++] = pred;
                 }
             }
             for (std::size_t j = 0; j < count; ++j) {

@@ -33,6 +33,7 @@
 #include "core/generate/position_value.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "core/rules/king_slides.hpp"
 #include "core/rules/movegen.hpp"
 
 namespace egdb {
@@ -62,18 +63,18 @@ void fold_king_moves(const KingPlacements& kings, const Block& block, const Posi
     };
     std::array<DecidedSuccessor, kMaxKingMoves> decided;
     std::size_t count = 0;
-    // A king slides over empty squares in each direction (movegen's king moves, in another order:
-    // the fold does not depend on it).
+    // A king slides over empty squares (king_slides.hpp: movegen's king moves, in another order;
+    // the fold does not depend on it). Its targets come without a loop over steps, so each king
+    // ends one loop, not one per direction.
     const auto each_king_move = [&](Bitboard movers, auto&& local_after) {
         for (; movers != 0; movers &= movers - 1) {
             const Bitboard king = lowest_bit(movers);
-            for (const int direction : kDirections) {
-                for (Bitboard to = shift(king, direction) & empty; to != 0; to = shift(to, direction) & empty) {
-                    const std::uint64_t local = local_after(king | to);
-                    const DtwValue child = block.dtw_value(local, opponent);
-                    fold.add_distance(child);
-                    if (child.wld != WldValue::Draw) decided[count++] = {local, child.wld};
-                }
+            for (Bitboard targets = king_slide_targets(king, empty); targets != 0; targets &= targets - 1) {
+                const std::uint64_t local = local_after(king | lowest_bit(targets));
+                const DtwValue child = block.dtw_value(local, opponent);
+                fold.add_distance(child);
+                decided[count] = {local, child.wld};
+                count += child.wld != WldValue::Draw ? 1 : 0;
             }
         }
     };

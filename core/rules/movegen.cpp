@@ -7,6 +7,8 @@
 #include <array>
 #include <bit>
 
+#include "core/rules/king_slides.hpp"
+
 namespace egdb {
 namespace {
 
@@ -288,16 +290,7 @@ int generate_non_captures(const Position& pos, MoveList& list) noexcept {
 
 template <Color Side>
 int count_king_non_captures(const Position& pos) noexcept {
-    const Bitboard kings = pos.kings(Side);
-    if (kings == 0) return 0;
-    const Bitboard empty = pos.empty();
-    auto along = [&]<int D>() {
-        int c = 0;
-        for (Bitboard gen = shift<D>(kings) & empty; gen != 0; gen = shift<D>(gen) & empty) c += popcount(gen);
-        return c;
-    };
-    return along.template operator()<6>() + along.template operator()<5>() + along.template operator()<-5>() +
-           along.template operator()<-6>();
+    return count_king_slides(pos.kings(Side), pos.empty());
 }
 
 template <Color Side>
