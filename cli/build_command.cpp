@@ -41,7 +41,7 @@ constexpr const char* kBuildHelp =
     "  --units-from N  native: slices of at least N positions are solved one advancement level\n"
     "                at a time, each level kept as a checksummed unit file in DIR/units until\n"
     "                the slice file is written, so an interrupted build (even kill -9) resumes at\n"
-    "                the first unfinished level; the files are the same (default 4194304:\n"
+    "                the first unfinished level; the files are the same (default 8388608:\n"
     "                the larger 5-piece slices and every 6-piece one; 0: every slice)\n"
     "  --threads T   worker threads (default: all cores)\n"
     "  --zstd-level L  native: zstd level of the WLD pages (default 12); DTW and MTC pages use\n"

@@ -61,13 +61,13 @@ struct BuildRequest {
     // Native builds: slices of at least this many positions are solved one advancement level at a
     // time, each level kept as a unit file in OUT/units until the slice file is written
     // (formats/native/unit_file.hpp), so that an interrupted build resumes at the first
-    // unfinished level; the files written are the same. 0: every slice. The default (2^22) solves
-    // the larger 5-piece slices in units too: a 6-piece build drops them from memory and brings
+    // unfinished level; the files written are the same. 0: every slice. The default (2^23) solves
+    // the larger 5-piece slices in units too (no 4-piece slice is that large): a 6-piece build drops them from memory and brings
     // them back many times, and a slice comes back from its units at 60-250 million positions a
     // second, from its file at 5-10 million (the file leaves capture positions "don't care", so
     // they are derived again from their successors). The 5-piece build takes 4% longer (248 s
-    // against 237 s on 2 cores) and half the memory.
-    std::uint64_t unit_file_min_positions = std::uint64_t{1} << 22;
+    // against 237 s on 2 cores, measured with 2^22) and half the memory.
+    std::uint64_t unit_file_min_positions = std::uint64_t{1} << 23;
     // Native builds: the file of a slice solved in units is encoded from them in parts of about
     // this many positions (whole page runs), each a part file in OUT/units, and then assembled,
     // so that no slice is ever held whole under a budget; the files written are the same.
