@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/formats/native/native_layout.hpp"
+#include "core/formats/native/page_encoder.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/slice_file_writer.hpp"
 #include "tests/scratch_dir.hpp"
@@ -101,6 +102,29 @@ TEST_F(NativeFormat, ConstantPagesAndDontCarePositions) {
         if (i >= 1000 && i < 1100) continue;
         ASSERT_EQ(w[i], wld[i]) << i;
     }
+}
+
+// The encoder refuses a meaningful value wider than its section's bits, and takes any value at
+// a "don't care" position, which repeats a meaningful one instead.
+TEST_F(NativeFormat, AValueWiderThanItsBitsIsRefusedUnlessNobodyCares) {
+    std::vector<std::uint8_t> wld(4096, kStoredWin);
+    std::vector<std::uint64_t> dont_care(64, 0);
+    wld[700] = 3;  // above kStoredWin: does not fit a WLD code
+    PageEncoder encoder(ValueKind::Wld, 1);
+    const SectionValues values{.kind = ValueKind::Wld, .side = Color::Black, .values8 = wld, .dont_care = dont_care};
+    try {
+        encoder.encode(values, 512, 2);
+        ADD_FAILURE() << "a WLD value of 3 was encoded";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("does not fit in 2 bits"), std::string::npos) << e.what();
+    }
+    dont_care[700 / 64] |= std::uint64_t{1} << (700 % 64);
+    const EncodedPages pages = encoder.encode(values, 512, 2);
+    EXPECT_EQ(pages.max_value, kStoredWin);
+    EXPECT_EQ(pages.bytes.size(), 0u) << "every page is constant once the 3 is don't care";
+    std::vector<std::uint8_t> distances(1024, 7);
+    distances[1000] = 255;
+    EXPECT_NO_THROW(encoder.encode({.kind = ValueKind::Dtw, .values8 = distances}, 512, 8));
 }
 
 TEST_F(NativeFormat, RejectsDamagedTruncatedAndMissingFiles) {

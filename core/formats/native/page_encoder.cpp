@@ -1,6 +1,7 @@
 #include "core/formats/native/page_encoder.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 // ZSTD_c_literalCompressionMode is in zstd's experimental section (stable since 1.4.5); with an
@@ -14,12 +15,55 @@
 namespace egdb::native {
 namespace {
 
-bool is_dont_care(std::span<const std::uint64_t> bits, std::uint64_t i) noexcept {
-    return !bits.empty() && ((bits[i / 64] >> (i % 64)) & 1U) != 0;
+// The largest value of raw[i] over the positions that are not "don't care", without a branch per
+// position (which of them are is as good as random).
+template <class T>
+std::uint32_t largest_meaningful(std::span<const T> raw, std::span<const std::uint64_t> dont_care, std::uint64_t first,
+                                 std::uint64_t count) noexcept {
+    std::uint32_t largest = 0;
+    if (dont_care.empty()) {
+        for (std::uint64_t i = first; i < first + count; ++i) largest = std::max<std::uint32_t>(largest, raw[i]);
+        return largest;
+    }
+    for (std::uint64_t i = first; i < first + count; ++i) {
+        const bool ignored = ((dont_care[i / 64] >> (i % 64)) & 1U) != 0;
+        largest = std::max<std::uint32_t>(largest, ignored ? 0U : raw[i]);
+    }
+    return largest;
 }
 
-std::uint32_t raw_value(const SectionValues& s, std::uint64_t i) noexcept {
-    return s.values8.empty() ? s.values16[i] : s.values8[i];
+// Positions [first, first + out.size()) of a page (`first` a multiple of 64) as stored: a "don't
+// care" position repeats the last meaningful value before it, which lengthens runs; those before
+// the page's first meaningful value take that one (0 in a page without any), so that a page
+// depends on its own positions only. Returns the largest meaningful value. One pass without a
+// branch per position.
+template <class T>
+std::uint32_t fill_page(std::span<const T> raw, std::span<const std::uint64_t> dont_care, std::uint64_t first,
+                        std::span<std::uint16_t> out) noexcept {
+    const std::uint64_t count = out.size();
+    if (dont_care.empty()) {
+        std::copy_n(raw.begin() + static_cast<std::ptrdiff_t>(first), count, out.begin());
+        return largest_meaningful(raw, dont_care, first, count);
+    }
+    std::uint32_t last = 0;
+    for (std::uint64_t k = 0; k < count; k += 64) {
+        std::uint64_t meaningful = ~dont_care[(first + k) / 64];
+        if (count - k < 64) meaningful &= (std::uint64_t{1} << (count - k)) - 1;
+        if (meaningful != 0) {
+            last = raw[first + k + static_cast<std::uint64_t>(std::countr_zero(meaningful))];
+            break;
+        }
+    }
+    std::uint32_t largest = 0;
+    for (std::uint64_t k = 0; k < count; ++k) {
+        const std::uint64_t i = first + k;
+        const bool ignored = ((dont_care[i / 64] >> (i % 64)) & 1U) != 0;
+        const std::uint32_t v = raw[i];
+        last = ignored ? last : v;
+        largest = std::max(largest, ignored ? 0U : v);
+        out[k] = static_cast<std::uint16_t>(last);
+    }
+    return largest;
 }
 
 void free_cctx(ZSTD_CCtx* cctx) { ZSTD_freeCCtx(cctx); }
@@ -49,12 +93,8 @@ void EncodedPages::append(const EncodedPages& next) {
 }
 
 std::uint32_t max_meaningful_value(const SectionValues& s) {
-    std::uint32_t max_value = 0;
-    const std::uint64_t n = s.size();
-    for (std::uint64_t i = 0; i < n; ++i) {
-        if (!is_dont_care(s.dont_care, i)) max_value = std::max(max_value, raw_value(s, i));
-    }
-    return max_value;
+    return s.values8.empty() ? largest_meaningful(s.values16, s.dont_care, 0, s.size())
+                             : largest_meaningful(s.values8, s.dont_care, 0, s.size());
 }
 
 PageEncoder::PageEncoder(ValueKind kind, int zstd_level)
@@ -83,40 +123,28 @@ EncodedPages PageEncoder::encode(const SectionValues& s, std::uint32_t positions
     for (std::uint64_t page = 0; page < out.page_count; ++page) {
         const std::uint64_t first = page * positions_per_page;
         const std::uint64_t count = std::min<std::uint64_t>(positions_per_page, positions - first);
-        // "Don't care" positions repeat the last meaningful value, which lengthens runs; those
-        // before the page's first meaningful value take that one, so that a page depends on its
-        // own positions only.
-        std::uint32_t last = 0;
-        for (std::uint64_t k = 0; k < count; ++k) {
-            if (!is_dont_care(s.dont_care, first + k)) {
-                last = raw_value(s, first + k);
-                break;
-            }
+        // Packed 4 to a byte at 2 bits: the values past the page's end are 0.
+        filled_.assign((count + 3) / 4 * 4, 0);
+        const std::span<std::uint16_t> filled = std::span(filled_).first(count);
+        const std::uint32_t largest = s.values8.empty() ? fill_page(s.values16, s.dont_care, first, filled)
+                                                        : fill_page(s.values8, s.dont_care, first, filled);
+        if (largest > limit) {
+            throw std::invalid_argument(std::string(to_string(s.kind)) + " value " + std::to_string(largest) + " does not fit in " +
+                                        std::to_string(value_bits) + " bits");
         }
-        packed_.assign(packed_size(count, value_bits), std::byte{0});
-        bool constant = true;
-        std::uint32_t first_value = 0;
-        for (std::uint64_t k = 0; k < count; ++k) {
-            const std::uint64_t i = first + k;
-            std::uint32_t v = last;
-            if (!is_dont_care(s.dont_care, i)) {
-                v = raw_value(s, i);
-                if (v > limit) {
-                    throw std::invalid_argument(std::string(to_string(s.kind)) + " value " + std::to_string(v) + " does not fit in " +
-                                                std::to_string(value_bits) + " bits");
-                }
-                out.max_value = std::max(out.max_value, v);
+        out.max_value = std::max(out.max_value, largest);
+        const std::uint32_t first_value = filled_[0];
+        const bool constant = std::all_of(filled.begin(), filled.end(), [&](std::uint16_t v) { return v == first_value; });
+        packed_.resize(packed_size(count, value_bits));
+        if (value_bits == 2) {
+            for (std::size_t j = 0; j < packed_.size(); ++j) {
+                const std::uint16_t* f = filled_.data() + 4 * j;
+                packed_[j] = static_cast<std::byte>(f[0] | f[1] << 2 | f[2] << 4 | f[3] << 6);
             }
-            last = v;
-            if (k == 0) first_value = v;
-            constant = constant && v == first_value;
-            if (value_bits == 2) {
-                packed_[k / 4] |= static_cast<std::byte>(v << (2 * (k % 4)));
-            } else if (value_bits == 8) {
-                packed_[k] = static_cast<std::byte>(v);
-            } else {
-                store_le<std::uint16_t>(packed_, 2 * k, static_cast<std::uint16_t>(v));
-            }
+        } else if (value_bits == 8) {
+            std::transform(filled.begin(), filled.end(), packed_.begin(), [](std::uint16_t v) { return static_cast<std::byte>(v); });
+        } else {
+            for (std::uint64_t k = 0; k < count; ++k) store_le<std::uint16_t>(packed_, 2 * k, filled[k]);
         }
         const std::uint64_t offset = out.bytes.size();
         if (constant) {

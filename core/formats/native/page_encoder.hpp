@@ -87,6 +87,7 @@ public:
 private:
     std::unique_ptr<ZSTD_CCtx_s, void (*)(ZSTD_CCtx_s*)> cctx_;
     std::unique_ptr<ZSTD_DCtx_s, void (*)(ZSTD_DCtx_s*)> dctx_;
+    std::vector<std::uint16_t> filled_;  // a page's values, "don't care" positions filled in
     std::vector<std::byte> packed_;
     std::vector<std::byte> compressed_;
     std::vector<std::byte> read_back_;
