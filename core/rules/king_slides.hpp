@@ -7,26 +7,31 @@
 // leaves the word, never an empty square, so no fill wraps around an edge (bitboard.hpp).
 #pragma once
 
+#include <utility>
+
 #include "core/board/bitboard.hpp"
 
 namespace egdb {
 
-// The empty squares the pieces `from` reach along direction D (a shift of kDirections) over
-// empty squares, without the squares of `from`. Pieces on one diagonal block each other, so the
-// reaches of several pieces along one direction never overlap: their popcount is their number of
-// moves along it.
-template <int D>
-constexpr Bitboard slide_reach(Bitboard from, Bitboard empty) noexcept {
+// `from` and the squares its pieces reach along direction D (a shift of kDirections) over empty
+// squares in at most 2^Rounds - 1 steps: round r adds the squares 2^r steps further over a run
+// of empty squares (a Kogge-Stone fill). has_capture uses 3 rounds (movegen.cpp), a king's slide 4.
+template <int D, int Rounds>
+constexpr Bitboard occluded_fill(Bitboard from, Bitboard empty) noexcept {
     Bitboard reach = from;
     Bitboard open = empty;
-    reach |= open & shift<D>(reach);
-    open &= shift<D>(open);
-    reach |= open & shift<2 * D>(reach);
-    open &= shift<2 * D>(open);
-    reach |= open & shift<4 * D>(reach);
-    open &= shift<4 * D>(open);
-    reach |= open & shift<8 * D>(reach);
-    return reach & ~from;
+    [&]<int... R>(std::integer_sequence<int, R...>) {
+        ((reach |= open & shift<D * (1 << R)>(reach), open &= shift<D * (1 << R)>(open)), ...);
+    }(std::make_integer_sequence<int, Rounds>{});
+    return reach;
+}
+
+// The empty squares the pieces `from` reach along direction D over empty squares, without the
+// squares of `from`. Pieces on one diagonal block each other, so the reaches of several pieces
+// along one direction never overlap: their popcount is their number of moves along it.
+template <int D>
+constexpr Bitboard slide_reach(Bitboard from, Bitboard empty) noexcept {
+    return occluded_fill<D, 4>(from, empty) & ~from;
 }
 
 // Every square one king on `king` moves to without capturing; the same squares are where it can

@@ -41,21 +41,12 @@ inline constexpr RayTable kRays = make_rays();
 constexpr int slot_of(int d) noexcept { return d == 6 ? 0 : d == 5 ? 1 : d == -5 ? 2 : 3; }
 
 // The squares of `from` and the squares up to 7 steps away from one of them along direction D over
-// `empty` squares: an occluded fill in log steps, without a loop (after round k, `open` marks the
-// squares that are empty with the 2^k - 1 squares behind them along D; round k adds up to 2^k
-// steps). 7 steps are all a capture can use: on a diagonal of at most 10 squares the king, its
-// victim and the landing square leave at most 7 empty squares before the victim. A step off the
-// board meets a ghost bit or leaves the word, never an empty square, so no fill wraps around an
-// edge.
+// `empty` squares (king_slides.hpp occluded_fill, 3 rounds). 7 steps are all a capture can use: on
+// a diagonal of at most 10 squares the king, its victim and the landing square leave at most 7
+// empty squares before the victim.
 template <int D>
 constexpr Bitboard capture_reach(Bitboard from, Bitboard empty) noexcept {
-    Bitboard open = empty;
-    from |= open & shift<D>(from);
-    open &= shift<D>(open);
-    from |= open & shift<2 * D>(from);
-    open &= shift<2 * D>(open);
-    from |= open & shift<4 * D>(from);
-    return from;
+    return occluded_fill<D, 3>(from, empty);
 }
 
 // Nearest occupied square from `from_bit` along direction d (0 when the ray is empty).
