@@ -95,8 +95,10 @@ SolvedSlice UnitDirectory::assemble(SideSet needed, int threads) const {
                 const UnitFileReader reader(path(l.advancement), slice_, l.advancement, l.configurations, inputs(l.advancement));
                 const std::uint64_t block = reader.block_size();
                 reader.read_slots(0, l.configurations.size(), [&](std::uint64_t slot, const UnitFileReader::Block& b) {
+                    // A SolvedSlice keeps values only: the capture bits are not needed here.
                     const std::uint64_t at = l.configurations[slot] * block;
-                    const auto& [dtw, mtc, captures] = b;
+                    const auto& dtw = b.dtw;
+                    const auto& mtc = b.mtc;
                     for (const Color side : {Color::Black, Color::White}) {
                         if (!sides.contains(side)) continue;
                         const auto k = static_cast<std::size_t>(side);
