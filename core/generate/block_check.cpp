@@ -1,6 +1,5 @@
 #include "core/generate/block_check.hpp"
 
-#include <array>
 #include <mutex>
 #include <utility>
 
@@ -26,9 +25,6 @@ public:
     }
     DtwValue dtw_value(std::uint64_t local, Color side_to_move) const {
         return level_.dtw_value_at_while_solving(slot_, local, side_to_move);
-    }
-    void prefetch_dtw(std::uint64_t local, Color side_to_move) const noexcept {
-        level_.prefetch_dtw(slot_, local, side_to_move);
     }
 
 private:
@@ -72,44 +68,22 @@ void check_solved_block(const BlockSolver& solver, const SolvedLevel& level, std
     const std::uint64_t size = level.block_size();
     const std::array<unsigned, 2> conversion{conversion_plies(slice, Color::Black), conversion_plies(slice, Color::White)};
 
-    // A position, both sides, as the check takes it: its king moves' successors are gathered and
-    // requested from memory one position ahead of their fold, so their reads (each a likely cache
-    // miss in a large block) overlap the fold of the position before.
-    struct Stage {
-        Position position;
-        std::array<KingMoveSuccessors, 2> successors;  // by side to move; none with a capture
-    };
-    const Bitboard men = block.black_men() | block.white_men();
-    const auto gather = [&](std::uint64_t local, Stage& stage) {
-        stage.position = kings.position(block.black_men(), block.white_men(), local);
-        for (const Color side : {Color::Black, Color::White}) {
-            KingMoveSuccessors& out = stage.successors[static_cast<std::size_t>(side)];
-            out.count = 0;
-            // With a capture, king moves are illegal (compulsory capture).
-            if (solver.conversions(local, side).capture) continue;
-            gather_king_move_successors(kings, men, stage.position, side, out);
-            for (const std::uint64_t child : out.view()) block.prefetch_dtw(child, opposite(side));
-        }
-    };
     const auto check_range = [&](std::uint64_t first, std::uint64_t last, CheckTally& out) {
-        std::array<Stage, 2> stages;
-        if (first < last) gather(first, stages[0]);
         for (std::uint64_t local = first; local < last; ++local) {
-            const Stage& stage = stages[(local - first) & 1];
-            if (local + 1 < last) gather(local + 1, stages[(local + 1 - first) & 1]);
+            const Position p = kings.position(block.black_men(), block.white_men(), local);
             for (const Color side : {Color::Black, Color::White}) {
                 const BlockSolver::Conversions c = solver.conversions(local, side);
                 SuccessorFold fold(conversion[static_cast<std::size_t>(side)]);
                 add_conversions(c, fold);
-                fold_king_successors(block, stage.successors[static_cast<std::size_t>(side)].view(), opposite(side), fold);
+                // With a capture, king moves are illegal (compulsory capture).
+                if (!c.capture) fold_king_moves(kings, block, p, side, fold);
                 const PositionValue derived = fold.result();
                 const PositionValue stored = block.value(local, side);
                 if (same_value(stored, derived)) [[likely]] continue;
                 if (++out.mismatches > max_messages) continue;
                 const std::uint64_t index = level.configurations()[slot] * size + local;
-                out.messages.push_back("slice " + slice.to_string() + " index " + std::to_string(index) + " " +
-                                       to_fen(stage.position, side) + ": solved " + describe(stored) + ", successors give " +
-                                       describe(derived));
+                out.messages.push_back("slice " + slice.to_string() + " index " + std::to_string(index) + " " + to_fen(p, side) +
+                                       ": solved " + describe(stored) + ", successors give " + describe(derived));
             }
         }
         out.positions += 2 * (last - first);

@@ -257,97 +257,74 @@ void BlockSolver::propagate() {
         }
     }
 
-    // An entry's predecessors: the side not to move in it un-moves one of its kings, to any square
-    // the king slides to (king_slides.hpp). They are gathered, and their states requested from
-    // memory, one expanded entry ahead of their visits: the block is far larger than the caches,
-    // and the loads of the next entry's predecessors then overlap the visits of this one's. The
-    // order of the visits is unchanged.
-    struct Predecessors {
-        std::array<Entry, kMaxKingMoves> entry;
-        std::size_t count = 0;
-    };
     const Bitboard men = black_men_ | white_men_;
-    const auto gather = [&](Entry e, Predecessors& out) {
-        const Color mover = opposite(static_cast<Color>(e & 1u));
-        const Position p = position_of(e);
-        const Bitboard empty = p.empty();
-        const Bitboard black_kings = p.kings(Color::Black);
-        const Bitboard white_kings = p.kings(Color::White);
-        const std::uint64_t fixed_black_rank = kings_.black_rank(men, black_kings);
-        std::size_t count = 0;
-        for (Bitboard movers = p.kings(mover); movers != 0; movers &= movers - 1) {
-            const Bitboard king = lowest_bit(movers);
-            for (Bitboard from = king_slide_targets(king, empty); from != 0; from &= from - 1) {
-                const Bitboard step = king | lowest_bit(from);
-                const std::uint64_t local =
-                    mover == Color::Black
-                        ? kings_.local_index(men, black_kings ^ step, white_kings)
-                        : fixed_black_rank * kings_.white_ranks() + kings_.white_rank(men | black_kings, white_kings ^ step);
-                const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
-                prefetch_for_write(&state_[pred]);
-                out.entry[count++] = pred;
-            }
-        }
-        out.count = count;
-    };
-    std::array<Predecessors, 2> lists;
     for (unsigned d = 0; d <= top_bucket_; ++d) {
         // Expanding distance d only adds entries at d + 1 or beyond, so bucket d does not grow;
         // pushing may move the buckets (a new highest one), so it is indexed, not held.
-        const std::size_t size = buckets_[d].size();
-        // An entry of bucket d is expanded once, when it is finished at d (or not yet finished:
-        // its winning conversion at d is then its fastest win). Not so stays not so, so entries
-        // are passed over ahead of their turn; one that is so ahead may change by its turn (a
-        // visit before it finishes it farther) and is looked at again then.
-        const auto due = [&](Entry e) {
-            const std::uint8_t f = state_[e].flags;
-            return (f & kExpanded) == 0 && ((f & kFinished) == 0 || state_[e].distance == d);
-        };
-        const auto next_due = [&](std::size_t k) {
-            for (; k < size; ++k) {
-                constexpr std::size_t kLookahead = 8;  // entries whose state is requested ahead
-                if (k + kLookahead < size) prefetch_for_read(&state_[buckets_[d][k + kLookahead]]);
-                if (due(buckets_[d][k])) break;
+        for (std::size_t k = 0; k < buckets_[d].size(); ++k) {
+            constexpr std::size_t kLookahead = 8;  // entries whose state is requested ahead
+            if (k + kLookahead < buckets_[d].size()) {
+                prefetch_for_read(&state_[buckets_[d][k + kLookahead]]);
             }
-            return k;
-        };
-        std::size_t current = 0;
-        std::size_t k = next_due(0);
-        if (k < size) gather(buckets_[d][k], lists[current]);
-        while (k < size) {
             const Entry e = buckets_[d][k];
-            const std::size_t after = next_due(k + 1);
-            if (after < size) gather(buckets_[d][after], lists[current ^ 1]);
-            if (due(e)) {
-                if ((state_[e].flags & kFinished) == 0) finish(e, true, d);
-                state_[e].flags = static_cast<std::uint8_t>(state_[e].flags | kExpanded);
-                const bool e_won = (state_[e].flags & kWon) != 0;
-                const Predecessors& predecessors = lists[current];
-                for (std::size_t j = 0; j < predecessors.count; ++j) {
-                    const Entry pred = predecessors.entry[j];
-                    const std::uint8_t pf = state_[pred].flags;
-                    // Finished already, or a capture position: its king moves are illegal (a
-                    // king that just arrived could always go back, so only a capture leaves a
-                    // predecessor without king moves).
-                    if ((pf & kFinished) != 0 || state_[pred].king_moves == 0) continue;
-                    if (!e_won) {
-                        // A pending winning conversion at distance d (still queued in this
-                        // bucket) beats the king move.
-                        if ((pf & kWinningConversion) != 0 && win_seed(pred) <= d) {
-                            finish(pred, true, d);
-                        } else {
-                            finish(pred, true, d + 1);
-                            push(d + 1, pred);
-                        }
-                    } else if ((pf & (kWinningConversion | kDrawingConversion)) == 0 && --state_[pred].remaining == 0) {
-                        const unsigned v = std::max(loss_seed(pred), d + 1);
-                        finish(pred, false, v);
-                        push(v, pred);
-                    }
+            const std::uint8_t f = state_[e].flags;
+            if ((f & kExpanded) != 0) continue;
+            if ((f & kFinished) == 0) {
+                finish(e, true, d);  // its winning conversion is the fastest win
+            } else if (state_[e].distance != d) {
+                continue;
+            }
+            state_[e].flags = static_cast<std::uint8_t>(state_[e].flags | kExpanded);
+
+            // Predecessors: the side not to move in e un-moves one of its kings.
+            const Color mover = opposite(static_cast<Color>(e & 1u));
+            const bool e_won = (state_[e].flags & kWon) != 0;
+            const Position p = position_of(e);
+            const Bitboard empty = p.empty();
+            const Bitboard black_kings = p.kings(Color::Black);
+            const Bitboard white_kings = p.kings(Color::White);
+            const std::uint64_t fixed_black_rank = kings_.black_rank(men, black_kings);
+            // The predecessors first, with their flags requested from memory, then the visits:
+            // the block is far larger than the caches, and the loads then overlap instead of
+            // waiting one after another. The order of the visits is the same.
+            std::array<Entry, kMaxKingMoves> predecessors;
+            std::size_t count = 0;
+            // A king un-moves to any square it slides to (king_slides.hpp): one loop a king.
+            for (Bitboard movers = p.kings(mover); movers != 0; movers &= movers - 1) {
+                const Bitboard king = lowest_bit(movers);
+                for (Bitboard from = king_slide_targets(king, empty); from != 0; from &= from - 1) {
+                    const Bitboard step = king | lowest_bit(from);
+                    const std::uint64_t local =
+                        mover == Color::Black
+                            ? kings_.local_index(men, black_kings ^ step, white_kings)
+                            : fixed_black_rank * kings_.white_ranks() + kings_.white_rank(men | black_kings, white_kings ^ step);
+                    const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
+                    prefetch_for_write(&state_[pred]);
+                    predecessors[count++] = pred;
                 }
             }
-            k = after;
-            current ^= 1;
+            for (std::size_t j = 0; j < count; ++j) {
+                const Entry pred = predecessors[j];
+                const std::uint8_t pf = state_[pred].flags;
+                // Finished already, or a capture position: its king moves are illegal (a king
+                // that just arrived could always go back, so only a capture leaves a
+                // predecessor without king moves).
+                if ((pf & kFinished) != 0 || state_[pred].king_moves == 0) continue;
+                if (!e_won) {
+                    // A pending winning conversion at distance d (still queued in this bucket)
+                    // beats the king move.
+                    if ((pf & kWinningConversion) != 0 && win_seed(pred) <= d) {
+                        finish(pred, true, d);
+                    } else {
+                        finish(pred, true, d + 1);
+                        push(d + 1, pred);
+                    }
+                } else if ((pf & (kWinningConversion | kDrawingConversion)) == 0 && --state_[pred].remaining == 0) {
+                    const unsigned v = std::max(loss_seed(pred), d + 1);
+                    finish(pred, false, v);
+                    push(v, pred);
+                }
+            }
         }
         buckets_[d].clear();
     }

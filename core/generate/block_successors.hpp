@@ -38,51 +38,20 @@
 
 namespace egdb {
 
-// The local indices, in its block, of the successors of the king moves of `side_to_move` in `p`, a
-// position of the block whose men are `men`, in the order the moves are found. A king move keeps
-// the men and every piece, so its successor is in the block; its local index comes from the kings
-// alone (the mover's rank changes; a white move keeps the black rank), without a move list or
-// apply_move. A king slides over empty squares (king_slides.hpp: movegen's king moves, in another
-// order; the fold does not depend on it), so each king ends one loop, not one per direction.
-// Gathered apart from the fold so that a caller can request their values from memory before it
-// folds them: check_solved_block folds one position while the next one's successors are on
-// their way (each read is a likely cache miss in a large block).
-struct KingMoveSuccessors {
-    std::array<std::uint64_t, kMaxKingMoves> local;
-    std::size_t count = 0;
-    std::span<const std::uint64_t> view() const noexcept { return std::span(local).first(count); }
-};
-
-inline void gather_king_move_successors(const KingPlacements& kings, Bitboard men, const Position& p, Color side_to_move,
-                                        KingMoveSuccessors& out) noexcept {
+// Adds to `fold` every king move of `side_to_move` in `p`, a position of `block` whose side to
+// move has no capture (a king move then is legal). `Block` answers `DtwValue dtw_value(local,
+// Color)` and `PositionValue value(local, Color)` for the positions of the block and gives its
+// men (`black_men()`, `white_men()`), as below. A king move keeps the men and every piece, so its
+// successor is in the block; its local index comes from the kings alone (the mover's rank
+// changes; a white move keeps the black rank), without a move list or apply_move.
+template <class Block>
+void fold_king_moves(const KingPlacements& kings, const Block& block, const Position& p, Color side_to_move,
+                     SuccessorFold& fold) {
+    const Color opponent = opposite(side_to_move);
+    const Bitboard men = block.black_men() | block.white_men();
     const Bitboard empty = p.empty();
     const Bitboard black_kings = p.kings(Color::Black);
     const Bitboard white_kings = p.kings(Color::White);
-    std::size_t count = 0;
-    const auto each_king_move = [&](Bitboard movers, auto&& local_after) {
-        for (; movers != 0; movers &= movers - 1) {
-            const Bitboard king = lowest_bit(movers);
-            for (Bitboard targets = king_slide_targets(king, empty); targets != 0; targets &= targets - 1) {
-                out.local[count++] = local_after(king | lowest_bit(targets));
-            }
-        }
-    };
-    if (side_to_move == Color::Black) {
-        each_king_move(black_kings, [&](Bitboard step) { return kings.local_index(men, black_kings ^ step, white_kings); });
-    } else {
-        const std::uint64_t black_part = kings.black_rank(men, black_kings) * kings.white_ranks();
-        const Bitboard men_and_black_kings = men | black_kings;
-        each_king_move(white_kings,
-                       [&](Bitboard step) { return black_part + kings.white_rank(men_and_black_kings, white_kings ^ step); });
-    }
-    out.count = count;
-}
-
-// Adds to `fold` the successors `locals` of king moves (gather_king_move_successors), positions
-// of `block` with `opponent` to move. `Block` answers `DtwValue dtw_value(local, Color)` and
-// `PositionValue value(local, Color)` for the positions of the block.
-template <class Block>
-void fold_king_successors(const Block& block, std::span<const std::uint64_t> locals, Color opponent, SuccessorFold& fold) {
     // Two passes (SuccessorFold::add_distance): first the DTW byte of every successor, then the
     // MTC byte of those that decide the MTC, once the outcome is known. The two bytes are in
     // separate arrays, each read a likely cache miss in a large block, and most MTC bytes are not
@@ -94,26 +63,32 @@ void fold_king_successors(const Block& block, std::span<const std::uint64_t> loc
     };
     std::array<DecidedSuccessor, kMaxKingMoves> decided;
     std::size_t count = 0;
-    for (const std::uint64_t local : locals) {
-        const DtwValue child = block.dtw_value(local, opponent);
-        fold.add_distance(child);
-        decided[count] = {local, child.wld};
-        count += child.wld != WldValue::Draw ? 1 : 0;
+    // A king slides over empty squares (king_slides.hpp: movegen's king moves, in another order;
+    // the fold does not depend on it). Its targets come without a loop over steps, so each king
+    // ends one loop, not one per direction.
+    const auto each_king_move = [&](Bitboard movers, auto&& local_after) {
+        for (; movers != 0; movers &= movers - 1) {
+            const Bitboard king = lowest_bit(movers);
+            for (Bitboard targets = king_slide_targets(king, empty); targets != 0; targets &= targets - 1) {
+                const std::uint64_t local = local_after(king | lowest_bit(targets));
+                const DtwValue child = block.dtw_value(local, opponent);
+                fold.add_distance(child);
+                decided[count] = {local, child.wld};
+                count += child.wld != WldValue::Draw ? 1 : 0;
+            }
+        }
+    };
+    if (side_to_move == Color::Black) {
+        each_king_move(black_kings, [&](Bitboard step) { return kings.local_index(men, black_kings ^ step, white_kings); });
+    } else {
+        const std::uint64_t black_part = kings.black_rank(men, black_kings) * kings.white_ranks();
+        const Bitboard men_and_black_kings = men | black_kings;
+        each_king_move(white_kings,
+                       [&](Bitboard step) { return black_part + kings.white_rank(men_and_black_kings, white_kings ^ step); });
     }
     for (const DecidedSuccessor& child : std::span(decided).first(count)) {
         if (fold.needs_mtc(child.wld)) fold.add_mtc(child.wld, block.value(child.local, opponent).mtc);
     }
-}
-
-// Adds to `fold` every king move of `side_to_move` in `p`, a position of `block` whose side to
-// move has no capture (a king move then is legal). `Block` gives its men (`black_men()`,
-// `white_men()`) and answers as fold_king_successors asks.
-template <class Block>
-void fold_king_moves(const KingPlacements& kings, const Block& block, const Position& p, Color side_to_move,
-                     SuccessorFold& fold) {
-    KingMoveSuccessors successors;
-    gather_king_move_successors(kings, block.black_men() | block.white_men(), p, side_to_move, successors);
-    fold_king_successors(block, successors.view(), opposite(side_to_move), fold);
 }
 
 // `Block` is the block being checked: its men (`Bitboard black_men()`, `white_men()`),

@@ -25,7 +25,6 @@
 #include "core/generate/wide_values.hpp"
 #include "core/index/slice.hpp"
 #include "core/index/slice_indexer.hpp"
-#include "core/util/prefetch.hpp"
 
 namespace egdb {
 
@@ -105,12 +104,6 @@ public:
         if (!is_wide_code(dtw_codes_[s][i])) [[likely]] return decode_dtw(dtw_codes_[s][i]);
         const std::lock_guard lock(wide_mutex_.mutex);
         return decode_dtw(dtw_codes_[s][i], wide_[s], i);
-    }
-
-    // Requests the DTW byte of a position from memory ahead of reading it (prefetch.hpp): the
-    // check of a block asks for the successors of its next position while it folds this one.
-    void prefetch_dtw(std::uint64_t slot, std::uint64_t offset, Color side_to_move) const noexcept {
-        prefetch_for_read(&dtw_codes_[static_cast<std::size_t>(side_to_move)][slot * block_size_ + offset]);
     }
 
     // Records the distances of a wide position (position_value.hpp) at `offset` of the block at
