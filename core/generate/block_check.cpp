@@ -89,7 +89,7 @@ void check_solved_block(const BlockSolver& solver, const SolvedLevel& level, std
         out.positions += 2 * (last - first);
     };
 
-    if (threads > 1 && size >= BlockSolver::kParallelPositions) {
+    if (solver.shares_block(threads)) {
         std::mutex merge;
         parallel_ranges(size, static_cast<int>(threads), [&](std::uint64_t first, std::uint64_t last) {
             CheckTally part;

@@ -37,7 +37,7 @@ struct CheckTally {
 
 // Checks every position of the block at `slot` of `level`, which `solver` solved last (its
 // conversions() are this block's), on up to `threads` threads when the block is large
-// (BlockSolver::kParallelPositions). Other blocks of `level` may be solved meanwhile. Adds to
+// (BlockSolver::shares_block). Other blocks of `level` may be solved meanwhile. Adds to
 // `tally`, describing at most `max_messages` mismatches.
 void check_solved_block(const BlockSolver& solver, const SolvedLevel& level, std::size_t slot, std::size_t threads,
                         CheckTally& tally, std::size_t max_messages = 8);

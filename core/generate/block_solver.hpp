@@ -22,6 +22,10 @@
 // moves are illegal (compulsory capture, section 14): such entries are finished from their
 // captures before the passes begin.
 //
+// A large block may be shared by several threads (BlockSharing): they classify it in ranges and
+// expand each large distance bucket together (expand_shared; the result does not depend on the
+// order within a bucket).
+//
 // What classification finds of a position's conversions stays in the solver until the next block
 // (conversions()): the in-build check of the block (block_check.hpp) folds it with the king moves
 // instead of generating and looking up every conversion a second time.
@@ -29,6 +33,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -41,29 +46,42 @@
 
 namespace egdb {
 
+// When the threads a level gives one block (a level with fewer configurations than threads, e.g.
+// the one block of a kings-only slice) share its work. Below these sizes starting threads costs
+// more than it saves; tests lower them so that small slices take the shared paths.
+struct BlockSharing {
+    // Blocks from this size are classified, propagated and checked by those threads.
+    std::uint64_t min_block_positions = std::uint64_t{1} << 20;
+    // In such a block, a distance bucket of at least this many entries is expanded by all of them.
+    std::size_t min_bucket_entries = std::size_t{1} << 14;
+};
+
 class BlockSolver {
 public:
     // `kings` are the king placements of `slice`; `smaller` answers for every other slice.
     // Positions with a DTW or MTC above `narrow_limit` (at most the byte encoding's limits,
     // position_value.hpp) are stored as wide: tests lower it to exercise the wide path on small
     // slices, whose distances never reach the real limit.
-    BlockSolver(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, Plies narrow_limit = kMaxNarrowMtc);
+    BlockSolver(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, Plies narrow_limit = kMaxNarrowMtc,
+                BlockSharing sharing = {});
 
     // Solves the men configuration at `slot` of `level` and writes its block there. Man moves
     // that stay in the slice are read from `next`, the level one row of advancement higher
     // (nullptr when there is none), or from `whole` when given (the slice with every level solved
     // so far). Throws std::overflow_error when a distance exceeds kMaxPlies,
     // std::logic_error when a man move leads outside `next`.
-    // `classify_threads` threads (this one among them) classify the block's moves when it is
-    // large: the level's configurations are then fewer than the build's threads (a kings-only
-    // slice is one block), and classifying, a lookup per conversion, is most of such a block's
-    // time. The result does not depend on it.
+    // `block_threads` threads (this one among them) share the block when it is large
+    // (BlockSharing): the level's configurations are then fewer than the build's threads (a
+    // kings-only slice is one block). They classify its moves (a lookup per conversion) in ranges
+    // and expand its large distance buckets together. The result does not depend on it.
     void solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole = nullptr,
-               std::size_t classify_threads = 1);
+               std::size_t block_threads = 1);
 
-    // Blocks from this size are classified (and checked) on several threads when the caller
-    // gives them: below it, starting threads costs more than it saves.
-    static constexpr std::uint64_t kParallelPositions = std::uint64_t{1} << 20;
+    const BlockSharing& sharing() const noexcept { return sharing_; }
+    // Whether a block of this solver's size is shared by `threads` threads.
+    bool shares_block(std::size_t threads) const noexcept {
+        return threads > 1 && kings_.block_size() >= sharing_.min_block_positions;
+    }
 
     // What classification found of the conversions (the moves that leave the block: captures and
     // man moves) of the position at `local` of the block solve() last solved, with `side` to move:
@@ -117,7 +135,18 @@ private:
     void classify_range(std::uint64_t first, std::uint64_t last, const SolvedLevel* next, const SolvedSlice* whole,
                         SlotCache& cache);
     template <bool kDistanceToWin>
-    void propagate();
+    void propagate(std::size_t threads);
+    // After pass 1: the DTW codes of the block (wide ones listed in wide_dtw_) and the outcomes
+    // pass 2 is checked against. After pass 2: the MTC bytes, wide positions and capture bits.
+    void store_dtw(SolvedLevel& level, std::size_t slot, std::size_t threads);
+    void store_mtc(SolvedLevel& level, std::size_t slot, std::size_t threads);
+    template <bool kDistanceToWin>
+    void expand(unsigned d);
+    template <bool kDistanceToWin>
+    void expand_shared(unsigned d, std::size_t threads);
+    // The king-move predecessors of e (the side not to move in e un-moves a king), their states
+    // requested from memory; returns how many.
+    std::size_t predecessors(Entry e, std::array<Entry, kMaxKingMoves>& out) const noexcept;
     void finish(Entry e, bool won, unsigned distance);
     DtwValue next_level_value(const SolvedLevel* next, std::uint64_t index, Color side_to_move, SlotCache& cache) const {
         const std::uint64_t men = block_divisor_.quotient(index);
@@ -144,8 +173,9 @@ private:
 
     // Per entry, sized 2 * block size once. Everything propagation reads or writes about a
     // predecessor sits in one 8-byte record: a visit costs one cache line, where separate arrays
-    // cost up to four misses (the block is far larger than the caches).
-    struct EntryState {
+    // cost up to four misses (the block is far larger than the caches). Threads expanding one
+    // bucket together change a record by one compare-and-swap of all 8 bytes (expand_shared).
+    struct alignas(8) EntryState {
         std::uint8_t flags;
         std::uint8_t king_moves;  // legal king moves (0 when a capture exists)
         std::uint8_t remaining;   // king moves not yet known to lose
@@ -157,6 +187,20 @@ private:
         std::uint16_t bound;
     };
     static_assert(sizeof(EntryState) == 8);
+    static_assert(std::atomic_ref<EntryState>::is_always_lock_free);
+    static_assert(std::atomic_ref<EntryState>::required_alignment <= alignof(EntryState));
+    // The bounds conversions give: their DTW (pass 1), or Kingsrow's fixed count for a conversion
+    // by the side to move of e (pass 2, position_value.hpp). Entry e's side to move is e & 1
+    // (Black = 0, White = 1).
+    template <bool kDistanceToWin>
+    unsigned win_seed(const EntryState& s, Entry e) const noexcept {
+        return kDistanceToWin ? s.bound : conversion_plies_[e & 1u];
+    }
+    template <bool kDistanceToWin>
+    unsigned loss_seed(const EntryState& s, Entry e) const noexcept {
+        if constexpr (kDistanceToWin) return s.bound;
+        return (s.flags & kAnyConversion) != 0 ? conversion_plies_[e & 1u] : 0u;
+    }
     std::vector<EntryState> state_;
     // The DTWs of pass 1 too long for the byte (wide_code), by entry in increasing order: pass 2
     // needs them to store the wide position. Others are their DTW code.
@@ -166,6 +210,7 @@ private:
     unsigned top_bucket_ = 0;  // the highest bucket pushed to in the current pass
     Plies narrow_dtw_ = kMaxNarrowDtw;
     Plies narrow_mtc_ = kMaxNarrowMtc;
+    BlockSharing sharing_;
     void push(unsigned distance, Entry e) {
         if (distance >= buckets_.size()) buckets_.resize(distance + 1);
         buckets_[distance].push_back(e);

@@ -59,71 +59,86 @@ namespace {
 class LevelWorkers {
 public:
     // `workers` block workspaces; `threads` threads in all (more than the workers when the
-    // widest level has fewer configurations than threads: the spare threads then help classify).
+    // widest level has fewer configurations than threads: the spare threads then share the blocks).
     LevelWorkers(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, std::size_t workers, std::size_t threads,
-                 Plies narrow_limit)
+                 Plies narrow_limit, BlockSharing sharing)
         : slice_(slice), kings_(kings), smaller_(smaller), workers_(workers), threads_(std::max(threads, workers)),
-          narrow_limit_(narrow_limit) {}
+          narrow_limit_(narrow_limit), sharing_(sharing) {}
 
     // Solves every configuration of `level`, on up to `threads` threads. With `checks`, each
-    // block is checked (block_check.hpp) by the thread that solved it, right after: the check
+    // block is checked (block_check.hpp) by the thread(s) that solved it, right after: the check
     // reads what the solver keeps of the block's conversions until its next block.
+    //
+    // The workers take the blocks of a level in turn, except the last `count % active`, which the
+    // threads then share (BlockSharing) when they are large: a level of 5 large blocks on 2
+    // threads (the slices with one man: 1401, 1302, ...) would otherwise end with one thread
+    // solving the fifth block alone, a fifth of the level's time with a core idle. In a level of
+    // fewer configurations than threads, each block has threads / count of them.
     void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole, LevelChecks* checks) {
         const std::size_t count = level.configurations().size();
-        const std::size_t active = std::min(workers_.size(), count);
-        // A level of fewer configurations than threads: each block classified by several.
-        const std::size_t classify_threads = std::max<std::size_t>(1, threads_ / std::max<std::size_t>(active, 1));
+        const std::size_t active = std::max<std::size_t>(1, std::min(workers_.size(), count));
+        const std::size_t tail = count % active;
         const std::size_t max_messages = checks != nullptr ? checks->max_messages : 0;
-        std::vector<CheckTally> tallies(std::max<std::size_t>(active, 1));
-        std::vector<double> check_seconds(tallies.size(), 0.0);
-        const auto solve_block = [&](std::size_t w, std::size_t k) {
-            workers_[w]->solve(level, k, next, whole, classify_threads);
+        std::vector<CheckTally> tallies(active);
+        std::vector<double> check_seconds(active, 0.0);
+        const auto solve_block = [&](std::size_t w, std::size_t k, std::size_t block_threads) {
+            workers_[w]->solve(level, k, next, whole, block_threads);
             if (checks == nullptr) return;
             const auto start = std::chrono::steady_clock::now();
-            check_solved_block(*workers_[w], level, k, classify_threads, tallies[w], max_messages);
+            check_solved_block(*workers_[w], level, k, block_threads, tallies[w], max_messages);
             check_seconds[w] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         };
-        if (active <= 1) {
-            worker(0);
-            for (std::size_t k = 0; k < count; ++k) solve_block(0, k);
-        } else {
-            for (std::size_t w = 0; w < active; ++w) worker(w);
-            std::atomic<std::size_t> next_slot{0};
-            std::vector<std::exception_ptr> errors(active);
-            {
-                std::vector<std::jthread> pool;
-                for (std::size_t w = 0; w < active; ++w) {
-                    pool.emplace_back([&, w] {
-                        try {
-                            for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < count;
-                                 k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
-                                solve_block(w, k);
-                            }
-                        } catch (...) {
-                            errors[w] = std::current_exception();
-                            next_slot.store(count, std::memory_order_relaxed);
-                        }
-                    });
-                }
-            }  // joins: the level's entries are complete and visible before the next level reads them
-            for (const auto& error : errors) {
-                if (error) std::rethrow_exception(error);
-            }
-        }
+        const std::size_t shared_from = tail != 0 && worker(0).shares_block(threads_ / tail) ? count - tail : count;
+        run_blocks(0, shared_from, active, threads_ / active, solve_block);
+        if (shared_from < count) run_blocks(shared_from, count, tail, threads_ / tail, solve_block);
         if (checks == nullptr) return;
         // The threads checked side by side: the wall time of the checks is about their mean.
         double seconds = 0;
-        for (std::size_t w = 0; w < tallies.size(); ++w) {
+        for (std::size_t w = 0; w < active; ++w) {
             checks->result.add(std::move(tallies[w]), max_messages);
             seconds += check_seconds[w];
         }
-        checks->seconds += seconds / static_cast<double>(tallies.size());
+        checks->seconds += seconds / static_cast<double>(active);
         ++checks->levels_checked;
     }
 
 private:
+    // Blocks [first, last) on `active` workers taking them in turn, each block shared by
+    // `block_threads` threads (the worker's among them).
+    template <class SolveBlock>
+    void run_blocks(std::size_t first, std::size_t last, std::size_t active, std::size_t block_threads, SolveBlock& solve_block) {
+        if (first >= last) return;
+        active = std::min(active, last - first);
+        for (std::size_t w = 0; w < active; ++w) worker(w);
+        if (active == 1) {
+            for (std::size_t k = first; k < last; ++k) solve_block(0, k, block_threads);
+            return;
+        }
+        std::atomic<std::size_t> next_slot{first};
+        std::vector<std::exception_ptr> errors(active);
+        {
+            std::vector<std::jthread> pool;
+            for (std::size_t w = 0; w < active; ++w) {
+                pool.emplace_back([&, w] {
+                    try {
+                        for (std::size_t k = next_slot.fetch_add(1, std::memory_order_relaxed); k < last;
+                             k = next_slot.fetch_add(1, std::memory_order_relaxed)) {
+                            solve_block(w, k, block_threads);
+                        }
+                    } catch (...) {
+                        errors[w] = std::current_exception();
+                        next_slot.store(last, std::memory_order_relaxed);
+                    }
+                });
+            }
+        }  // joins: the blocks' entries are complete and visible before the next blocks or level read them
+        for (const auto& error : errors) {
+            if (error) std::rethrow_exception(error);
+        }
+    }
+
     BlockSolver& worker(std::size_t w) {
-        if (!workers_[w]) workers_[w] = std::make_unique<BlockSolver>(slice_, kings_, smaller_, narrow_limit_);
+        if (!workers_[w]) workers_[w] = std::make_unique<BlockSolver>(slice_, kings_, smaller_, narrow_limit_, sharing_);
         return *workers_[w];
     }
 
@@ -133,6 +148,7 @@ private:
     std::vector<std::unique_ptr<BlockSolver>> workers_;
     std::size_t threads_;
     Plies narrow_limit_;
+    BlockSharing sharing_;
 };
 
 std::size_t total_threads(const SolveOptions& options) { return static_cast<std::size_t>(std::max(1, options.threads)); }
@@ -149,7 +165,7 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
     std::size_t widest_level = 1;
     for (const auto& level : levels) widest_level = std::max(widest_level, level.configurations.size());
     LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, widest_level), total_threads(options_),
-                         options_.narrow_limit);
+                         options_.narrow_limit, options_.sharing);
 
     // The level above the one being solved, when it is one row of advancement higher.
     std::optional<SolvedLevel> above;
@@ -187,7 +203,7 @@ SolvedLevel SliceSolver::solve_level(int advancement, std::vector<std::uint64_t>
     const KingPlacements kings(slice_);
     SolvedLevel level(slice_, advancement, std::move(configurations));
     LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()), total_threads(options_),
-                         options_.narrow_limit);
+                         options_.narrow_limit, options_.sharing);
     workers.solve(level, next, nullptr, nullptr);
     return level;
 }

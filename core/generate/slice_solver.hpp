@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/generate/block_check.hpp"
+#include "core/generate/block_solver.hpp"
 #include "core/generate/solved_level.hpp"
 #include "core/generate/solved_lookup.hpp"
 #include "core/generate/solved_slice.hpp"
@@ -35,6 +36,9 @@ struct SolveOptions {
     // (block_check.hpp) right after solving it, and adds the results here; levels the sink
     // already had are not checked, and are counted in levels_not_checked.
     struct LevelChecks* checks = nullptr;
+    // When the threads of a level with fewer configurations than threads share a block
+    // (block_solver.hpp). Tests lower it so that small slices take the shared paths.
+    BlockSharing sharing{};
 };
 
 // What SolveOptions::checks collects over the levels of a slice.
