@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -207,6 +208,31 @@ TEST(GenerateKingPlacements, AgreeWithTheSliceIndexer) {
             const Bitboard men = p.men(Color::Black) | p.men(Color::White);
             ASSERT_EQ(kings.position(p.men(Color::Black), p.men(Color::White), index % block), p);
             ASSERT_EQ(kings.local_index(men, p.kings(Color::Black), p.kings(Color::White)), index % block);
+        }
+    }
+}
+
+// KingStepRanks against the rank of the whole group: every group of 1 to 5 kings on random
+// logical squares, every king of it moved to every logical square not taken by the others.
+TEST(GenerateKingPlacements, OneKingStepRanksAreTheGroupsRanks) {
+    std::mt19937_64 random(25);
+    for (int kings = 1; kings <= kMaxPiecesPerSide; ++kings) {
+        for (int trial = 0; trial < 200; ++trial) {
+            Bitboard group = 0;
+            while (std::popcount(group) < kings) group |= Bitboard{1} << (random() % 50);
+            for (Bitboard movers = group; movers != 0; movers &= movers - 1) {
+                const Bitboard others = group & ~lowest_bit(movers);
+                const KingStepRanks ranks(others);
+                for (unsigned y = 0; y < 50; ++y) {
+                    if ((others >> y & 1) != 0) continue;
+                    std::uint64_t expected = 0;
+                    int k = 1;
+                    for (Bitboard b = others | Bitboard{1} << y; b != 0; b &= b - 1) {
+                        expected += detail::kRankTables.binomial[k++][std::countr_zero(b)];
+                    }
+                    ASSERT_EQ(ranks.rank(y), expected) << "kings " << kings << " others " << others << " square " << y;
+                }
+            }
         }
     }
 }

@@ -317,20 +317,25 @@ std::size_t BlockSolver::predecessors(Entry e, std::array<Entry, kMaxKingMoves>&
     const Bitboard empty = p.empty();
     const Bitboard black_kings = p.kings(Color::Black);
     const Bitboard white_kings = p.kings(Color::White);
-    const std::uint64_t fixed_black_rank = kings_.black_rank(men, black_kings);
+    const std::uint64_t fixed_black_rank = mover == Color::White ? kings_.black_rank(men, black_kings) : 0;
     // The predecessors first, with their states requested from memory, then the visits: the block
     // is far larger than the caches, and the loads then overlap instead of waiting one after
     // another.
     std::size_t count = 0;
-    // A king un-moves to any square it slides to (king_slides.hpp): one loop a king.
+    // A king un-moves to any square it slides to (king_slides.hpp): one loop a king. The mover's
+    // rank comes from KingStepRanks (black kings skip the men, white kings the men and the black
+    // kings); a black move also changes the white rank, since white kings skip black kings.
+    const Bitboard free = mover == Color::Black ? kAllSquares & ~men : kAllSquares & ~(men | black_kings);
+    const Bitboard logical = detail::extract_bits(p.kings(mover), free);
     for (Bitboard movers = p.kings(mover); movers != 0; movers &= movers - 1) {
         const Bitboard king = lowest_bit(movers);
+        const KingStepRanks ranks(logical & ~(Bitboard{1} << KingPlacements::logical_square(king, free)));
         for (Bitboard from = king_slide_targets(king, empty); from != 0; from &= from - 1) {
-            const Bitboard step = king | lowest_bit(from);
+            const Bitboard to = lowest_bit(from);
+            const std::uint64_t rank = ranks.rank(KingPlacements::logical_square(to, free));
             const std::uint64_t local =
-                mover == Color::Black
-                    ? kings_.local_index(men, black_kings ^ step, white_kings)
-                    : fixed_black_rank * kings_.white_ranks() + kings_.white_rank(men | black_kings, white_kings ^ step);
+                mover == Color::Black ? rank * kings_.white_ranks() + kings_.white_rank(men | (black_kings ^ (king | to)), white_kings)
+                                      : fixed_black_rank * kings_.white_ranks() + rank;
             const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
             prefetch_for_write(&state_[pred]);
             out[count++] = pred;

@@ -66,11 +66,16 @@ void fold_king_moves(const KingPlacements& kings, const Block& block, const Posi
     // A king slides over empty squares (king_slides.hpp: movegen's king moves, in another order;
     // the fold does not depend on it). Its targets come without a loop over steps, so each king
     // ends one loop, not one per direction.
-    const auto each_king_move = [&](Bitboard movers, auto&& local_after) {
+    // The mover's rank comes from KingStepRanks (black kings skip the men, white kings the men and
+    // the black kings); a black move also changes the white rank, since white kings skip black kings.
+    const auto each_king_move = [&](Bitboard movers, Bitboard free, auto&& local_after) {
+        const Bitboard logical = detail::extract_bits(movers, free);
         for (; movers != 0; movers &= movers - 1) {
             const Bitboard king = lowest_bit(movers);
+            const KingStepRanks ranks(logical & ~(Bitboard{1} << KingPlacements::logical_square(king, free)));
             for (Bitboard targets = king_slide_targets(king, empty); targets != 0; targets &= targets - 1) {
-                const std::uint64_t local = local_after(king | lowest_bit(targets));
+                const Bitboard to = lowest_bit(targets);
+                const std::uint64_t local = local_after(ranks.rank(KingPlacements::logical_square(to, free)), king | to);
                 const DtwValue child = block.dtw_value(local, opponent);
                 fold.add_distance(child);
                 decided[count] = {local, child.wld};
@@ -79,12 +84,13 @@ void fold_king_moves(const KingPlacements& kings, const Block& block, const Posi
         }
     };
     if (side_to_move == Color::Black) {
-        each_king_move(black_kings, [&](Bitboard step) { return kings.local_index(men, black_kings ^ step, white_kings); });
+        each_king_move(black_kings, kAllSquares & ~men, [&](std::uint64_t black_rank, Bitboard step) {
+            return black_rank * kings.white_ranks() + kings.white_rank(men | (black_kings ^ step), white_kings);
+        });
     } else {
         const std::uint64_t black_part = kings.black_rank(men, black_kings) * kings.white_ranks();
-        const Bitboard men_and_black_kings = men | black_kings;
-        each_king_move(white_kings,
-                       [&](Bitboard step) { return black_part + kings.white_rank(men_and_black_kings, white_kings ^ step); });
+        each_king_move(white_kings, kAllSquares & ~(men | black_kings),
+                       [&](std::uint64_t white_rank, Bitboard) { return black_part + white_rank; });
     }
     for (const DecidedSuccessor& child : std::span(decided).first(count)) {
         if (fold.needs_mtc(child.wld)) fold.add_mtc(child.wld, block.value(child.local, opponent).mtc);

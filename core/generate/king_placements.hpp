@@ -5,6 +5,8 @@
 // indices and king bitboards with per-slice tables, without touching the men part.
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -51,6 +53,12 @@ public:
     }
     std::uint64_t white_ranks() const noexcept { return white_ranks_; }
 
+    // The logical square (2.1) of `square` (one bit) among the squares `free` its group may use:
+    // the free squares below it.
+    static unsigned logical_square(Bitboard square, Bitboard free) noexcept {
+        return static_cast<unsigned>(std::popcount(free & (square - 1)));
+    }
+
 private:
     // The rank (2.2) of a group given by its logical squares, one round per king: a loop whose trip
     // count is the same for every position of the slice (well predicted), where dispatching to
@@ -72,6 +80,39 @@ private:
     // rank(WK): independent of the men, so computed once per slice.
     std::vector<Bitboard> black_logical_;
     std::vector<Bitboard> white_logical_;
+};
+
+// The ranks (2.2) of a group of kings one of which moves, the others staying: the king walks of
+// the propagation (un-moves) and of the check (moves). With the others at logical squares
+// t_0 < t_1 < ..., c of them below the moved king's new square y, the rank is
+//   sum_{j<c} C(t_j, j+1) + C(y, c+1) + sum_{j>=c} C(t_j, j+2),
+// so the others' part is one of a few sums, made once per moving king: each of its squares then
+// costs a popcount and two table reads, where a rank over the whole group costs a read per king
+// in a loop (the walks' hottest code in kings-heavy blocks).
+class KingStepRanks {
+public:
+    // `others`: the logical squares of the group's kings that do not move.
+    explicit KingStepRanks(Bitboard others) noexcept : others_(others) {
+        std::array<unsigned, kMaxPiecesPerSide> t{};
+        std::size_t n = 0;
+        for (Bitboard b = others; b != 0; b &= b - 1) t[n++] = static_cast<unsigned>(std::countr_zero(b));
+        std::uint64_t below = 0;
+        for (std::size_t c = 0; c <= n; ++c) {
+            std::uint64_t above = 0;
+            for (std::size_t j = c; j < n; ++j) above += detail::kRankTables.binomial[j + 2][t[j]];
+            base_[c] = below + above;
+            if (c < n) below += detail::kRankTables.binomial[c + 1][t[c]];
+        }
+    }
+    // The group's rank with the moved king at logical square `y` (not one of the others').
+    std::uint64_t rank(unsigned y) const noexcept {
+        const auto c = static_cast<std::size_t>(std::popcount(others_ & ((Bitboard{1} << y) - 1)));
+        return base_[c] + detail::kRankTables.binomial[c + 1][y];
+    }
+
+private:
+    Bitboard others_;
+    std::array<std::uint64_t, kMaxPiecesPerSide> base_{};
 };
 
 // The positions of consecutive indices from `first` on: the men of a block (one men
