@@ -46,9 +46,10 @@
 
 namespace egdb {
 
-// When the threads a level gives one block (a level with fewer configurations than threads, e.g.
-// the one block of a kings-only slice) share its work. Below these sizes starting threads costs
-// more than it saves; tests lower them so that small slices take the shared paths.
+// When the threads a level gives one block share its work: a level with fewer configurations than
+// threads (the one block of a kings-only slice), or the last count % workers blocks of a level
+// (slice_solver.cpp). Below these sizes starting threads costs more than it saves; tests lower
+// them so that small slices take the shared paths.
 struct BlockSharing {
     // Blocks from this size are classified, propagated and checked by those threads.
     std::uint64_t min_block_positions = std::uint64_t{1} << 20;
@@ -77,7 +78,6 @@ public:
     void solve(SolvedLevel& level, std::size_t slot, const SolvedLevel* next, const SolvedSlice* whole = nullptr,
                std::size_t block_threads = 1);
 
-    const BlockSharing& sharing() const noexcept { return sharing_; }
     // Whether a block of this solver's size is shared by `threads` threads.
     bool shares_block(std::size_t threads) const noexcept {
         return threads > 1 && kings_.block_size() >= sharing_.min_block_positions;

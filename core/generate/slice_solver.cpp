@@ -72,8 +72,8 @@ public:
     // The workers take the blocks of a level in turn, except the last `count % active`, which the
     // threads then share (BlockSharing) when they are large: a level of 5 large blocks on 2
     // threads (the slices with one man: 1401, 1302, ...) would otherwise end with one thread
-    // solving the fifth block alone, a fifth of the level's time with a core idle. In a level of
-    // fewer configurations than threads, each block has threads / count of them.
+    // solving the fifth block alone, a third of the level's wall time with a core idle. In a level
+    // of fewer configurations than threads, each block has threads / count of them.
     void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole, LevelChecks* checks) {
         const std::size_t count = level.configurations().size();
         const std::size_t active = std::max<std::size_t>(1, std::min(workers_.size(), count));

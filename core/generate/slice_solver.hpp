@@ -36,8 +36,8 @@ struct SolveOptions {
     // (block_check.hpp) right after solving it, and adds the results here; levels the sink
     // already had are not checked, and are counted in levels_not_checked.
     struct LevelChecks* checks = nullptr;
-    // When the threads of a level with fewer configurations than threads share a block
-    // (block_solver.hpp). Tests lower it so that small slices take the shared paths.
+    // When the threads of a level share a block (block_solver.hpp BlockSharing). Tests lower it so
+    // that small slices take the shared paths.
     BlockSharing sharing{};
 };
 
