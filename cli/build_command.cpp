@@ -66,9 +66,9 @@ int print_report(const workflow::BuildReport& r) {
         std::fflush(stdout);
         if (!r.verify) return kExitOk;
         std::printf("checked in the build: %zu slices, %llu positions (both sides to move) against their successors as"
-                    " they were solved, %.1f s of the solve\n",
+                    " they were solved, %llu filled by colour reversal from checked ones, %.1f s of the solve\n",
                     r.slices_checked_in_build, static_cast<unsigned long long>(r.positions_checked_in_build),
-                    r.checked_in_build_seconds);
+                    static_cast<unsigned long long>(r.positions_mirrored_in_build), r.checked_in_build_seconds);
         print_verify_result(*r.verify);
         return r.verify->ok() ? kExitOk : kExitFailure;
     }

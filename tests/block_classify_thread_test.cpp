@@ -13,24 +13,12 @@
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/index/slice.hpp"
+#include "tests/solved_levels.hpp"
 
 namespace egdb {
 namespace {
 
-// Keeps every level solved, capture bits included: what a build's unit files store.
-class KeptLevels final : public LevelSink {
-public:
-    bool has_level(SliceId, int) override { return false; }
-    SolvedLevel load_level(SliceId slice, int) override { throw std::logic_error("slice " + slice.to_string() + ": no levels kept"); }
-    void store_level(const SolvedLevel& level, double) override { levels.push_back(level); }
-    std::vector<SolvedLevel> levels;
-};
-
-std::vector<SolvedLevel> solved_levels(SliceId slice, const SolvedLookup& smaller, const SolveOptions& options) {
-    KeptLevels kept;
-    SliceSolver(slice, smaller, options).solve_levels(kept);
-    return std::move(kept.levels);
-}
+using testing_levels::solved_levels;
 
 TEST(BlockClassifyThreads, ALargeBlockClassifiedByThreeThreadsGivesTheOneThreadSolution) {
     SolutionStore smaller;

@@ -11,6 +11,7 @@
 
 #include "core/generate/block_check.hpp"
 #include "core/generate/block_solver.hpp"
+#include "core/generate/colour_mirror.hpp"
 #include "core/generate/king_placements.hpp"
 #include "core/generate/men_order.hpp"
 
@@ -61,36 +62,42 @@ public:
     // `workers` block workspaces; `threads` threads in all (more than the workers when the
     // widest level has fewer configurations than threads: the spare threads then share the blocks).
     LevelWorkers(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, std::size_t workers, std::size_t threads,
-                 Plies narrow_limit, BlockSharing sharing)
+                 const SolveOptions& options)
         : slice_(slice), kings_(kings), smaller_(smaller), workers_(workers), threads_(std::max(threads, workers)),
-          narrow_limit_(narrow_limit), sharing_(sharing) {}
+          narrow_limit_(options.narrow_limit), sharing_(options.sharing), colour_mirror_(options.colour_mirror) {}
 
     // Solves every configuration of `level`, on up to `threads` threads. With `checks`, each
     // block is checked (block_check.hpp) by the thread(s) that solved it, right after: the check
-    // reads what the solver keeps of the block's conversions until its next block.
+    // reads what the solver keeps of the block's conversions until its next block. In a
+    // colour-symmetric slice, the blocks whose reversed configuration is solved are filled from it
+    // once every block is solved (colour_mirror.hpp).
     //
-    // The workers take the blocks of a level in turn, except the last `count % active`, which the
+    // The workers take the blocks to solve in turn, except the last `count % active`, which the
     // threads then share (BlockSharing) when they are large: a level of 5 large blocks on 2
     // threads (the slices with one man: 1401, 1302, ...) would otherwise end with one thread
     // solving the fifth block alone, a third of the level's wall time with a core idle. In a level
     // of fewer configurations than threads, each block has threads / count of them.
     void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole, LevelChecks* checks) {
-        const std::size_t count = level.configurations().size();
+        const MirrorPlan plan = plan_colour_mirror(level, colour_mirror_);
+        const std::vector<std::uint64_t>& slots = plan.solve;
+        const std::size_t count = slots.size();
         const std::size_t active = std::max<std::size_t>(1, std::min(workers_.size(), count));
         const std::size_t tail = count % active;
         const std::size_t max_messages = checks != nullptr ? checks->max_messages : 0;
         std::vector<CheckTally> tallies(active);
         std::vector<double> check_seconds(active, 0.0);
         const auto solve_block = [&](std::size_t w, std::size_t k, std::size_t block_threads) {
-            workers_[w]->solve(level, k, next, whole, block_threads);
+            const std::uint64_t slot = slots[k];
+            workers_[w]->solve(level, slot, next, whole, block_threads);
             if (checks == nullptr) return;
             const auto start = std::chrono::steady_clock::now();
-            check_solved_block(*workers_[w], level, k, block_threads, tallies[w], max_messages);
+            check_solved_block(*workers_[w], level, slot, block_threads, tallies[w], max_messages);
             check_seconds[w] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         };
         const std::size_t shared_from = tail != 0 && worker(0).shares_block(threads_ / tail) ? count - tail : count;
         run_blocks(0, shared_from, active, threads_ / active, solve_block);
         if (shared_from < count) run_blocks(shared_from, count, tail, threads_ / tail, solve_block);
+        fill_colour_mirror(level, kings_, plan.fill, threads_);
         if (checks == nullptr) return;
         // The threads checked side by side: the wall time of the checks is about their mean.
         double seconds = 0;
@@ -99,12 +106,14 @@ public:
             seconds += check_seconds[w];
         }
         checks->seconds += seconds / static_cast<double>(active);
+        checks->positions_mirrored += 2 * plan.fill.size() * level.block_size();
         ++checks->levels_checked;
     }
 
 private:
-    // Blocks [first, last) on `active` workers taking them in turn, each block shared by
-    // `block_threads` threads (the worker's among them).
+    // Items [first, last) of the blocks to solve (solve_block takes an item to its slot) on `active`
+    // workers taking them in turn, each block shared by `block_threads` threads (the worker's among
+    // them).
     template <class SolveBlock>
     void run_blocks(std::size_t first, std::size_t last, std::size_t active, std::size_t block_threads, SolveBlock& solve_block) {
         if (first >= last) return;
@@ -149,6 +158,7 @@ private:
     std::size_t threads_;
     Plies narrow_limit_;
     BlockSharing sharing_;
+    bool colour_mirror_;
 };
 
 std::size_t total_threads(const SolveOptions& options) { return static_cast<std::size_t>(std::max(1, options.threads)); }
@@ -165,7 +175,7 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
     std::size_t widest_level = 1;
     for (const auto& level : levels) widest_level = std::max(widest_level, level.configurations.size());
     LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, widest_level), total_threads(options_),
-                         options_.narrow_limit, options_.sharing);
+                         options_);
 
     // The level above the one being solved, when it is one row of advancement higher.
     std::optional<SolvedLevel> above;
@@ -203,7 +213,7 @@ SolvedLevel SliceSolver::solve_level(int advancement, std::vector<std::uint64_t>
     const KingPlacements kings(slice_);
     SolvedLevel level(slice_, advancement, std::move(configurations));
     LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()), total_threads(options_),
-                         options_.narrow_limit, options_.sharing);
+                         options_);
     workers.solve(level, next, nullptr, nullptr);
     return level;
 }

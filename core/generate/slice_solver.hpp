@@ -39,11 +39,18 @@ struct SolveOptions {
     // When the threads of a level share a block (block_solver.hpp BlockSharing). Tests lower it so
     // that small slices take the shared paths.
     BlockSharing sharing{};
+    // In a colour-symmetric slice, fill the blocks whose reversed configuration is solved from it
+    // (colour_mirror.hpp) instead of solving them. The result is the same; tests turn it off to
+    // compare.
+    bool colour_mirror = true;
 };
 
 // What SolveOptions::checks collects over the levels of a slice.
 struct LevelChecks {
     CheckTally result;
+    // Positions (each side to move counted) of blocks filled by colour reversal from checked
+    // blocks (colour_mirror.hpp): not in result.positions, since no successor of theirs was read.
+    std::uint64_t positions_mirrored = 0;
     std::size_t levels_checked = 0;
     std::size_t levels_not_checked = 0;
     double seconds = 0;

@@ -232,6 +232,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             journal->record({s, own->bytes, own->crc, kinds_text, stored, seconds, file_identities.successors_digest(successor_slices(s))});
             ++result.slices_checked_in_build;
             result.positions_checked_in_build += checks.result.positions;
+            result.positions_mirrored_in_build += checks.positions_mirrored;
         };
         // A slice solved in units has counted its positions unit by unit.
         bool counted_by_units = false;

@@ -125,9 +125,11 @@ struct BuildReport {
     double check_seconds = 0;
     // Verification in the build: slices checked level by level as they were solved (and recorded
     // in the closing verification's journal), the positions checked (both sides to move, colour-
-    // symmetric slices too) and the time the checks took (part of solve_seconds).
+    // symmetric slices too), those filled by colour reversal from checked blocks
+    // (colour_mirror.hpp) and the time the checks took (part of solve_seconds).
     std::size_t slices_checked_in_build = 0;
     std::uint64_t positions_checked_in_build = 0;
+    std::uint64_t positions_mirrored_in_build = 0;
     double checked_in_build_seconds = 0;
 
     bool ok() const noexcept;
