@@ -65,6 +65,7 @@ TEST_F(ColourMirror, PlanPairsEachFilledBlockWithItsReversal) {
         const SolvedLevel level(slice, men.advancement, std::move(men.configurations));
         const MirrorPlan plan = plan_colour_mirror(level);
         ASSERT_EQ(plan.solve.size() + plan.fill.size(), level.configurations().size());
+        EXPECT_TRUE(plan == plan_colour_mirror(level, true, 3));
         std::set<std::uint64_t> slots(plan.solve.begin(), plan.solve.end());
         const std::set<std::uint64_t> solved = slots;
         for (const MirrorPlan::Mirrored& m : plan.fill) {

@@ -9,24 +9,32 @@
 
 namespace egdb {
 
-MirrorPlan plan_colour_mirror(const SolvedLevel& level, bool mirror) {
+MirrorPlan plan_colour_mirror(const SolvedLevel& level, bool mirror, std::size_t threads) {
     MirrorPlan plan;
     const std::vector<std::uint64_t>& configurations = level.configurations();
+    const std::uint64_t count = configurations.size();
     if (!mirror || !is_color_symmetric(level.slice())) {
-        plan.solve.resize(configurations.size());
-        for (std::uint64_t k = 0; k < configurations.size(); ++k) plan.solve[k] = k;
+        plan.solve.resize(count);
+        for (std::uint64_t k = 0; k < count; ++k) plan.solve[k] = k;
         return plan;
     }
     const SliceIndexer& indexer = slice_indexer(level.slice());
     const std::uint64_t block = level.block_size();
-    for (std::uint64_t k = 0; k < configurations.size(); ++k) {
-        // Any position of the configuration reverses into one of R(M): its index names R(M).
-        const Position first = indexer.position_at(configurations[k] * block);
-        const std::uint64_t partner = level.slot_of(indexer.index_of(reversed(first)) / block);
-        if (partner == SolvedLevel::kAbsent || partner >= k) {
+    // The partner of each configuration, on the threads: a level of 3030 has millions of
+    // configurations (blocks of one position), each an unrank and a rank.
+    std::vector<std::uint64_t> partner(count);
+    parallel_ranges(count, static_cast<int>(threads), [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t k = first; k < last; ++k) {
+            // Any position of the configuration reverses into one of R(M): its index names R(M).
+            const Position any = indexer.position_at(configurations[k] * block);
+            partner[k] = level.slot_of(indexer.index_of(reversed(any)) / block);
+        }
+    });
+    for (std::uint64_t k = 0; k < count; ++k) {
+        if (partner[k] == SolvedLevel::kAbsent || partner[k] >= k) {
             plan.solve.push_back(k);
         } else {
-            plan.fill.push_back({k, partner});
+            plan.fill.push_back({k, partner[k]});
         }
     }
     return plan;

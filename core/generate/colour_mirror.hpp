@@ -28,16 +28,19 @@ struct MirrorPlan {
     struct Mirrored {
         std::uint64_t slot;    // the block filled
         std::uint64_t source;  // the solved block of the reversed configuration
+        friend bool operator==(const Mirrored&, const Mirrored&) = default;
     };
     std::vector<std::uint64_t> solve;  // increasing slots
     std::vector<Mirrored> fill;        // increasing slots
+    friend bool operator==(const MirrorPlan&, const MirrorPlan&) = default;
 };
 
 // Every slot of `level` solved, for a slice that is not colour-symmetric or when `mirror` is
-// false (tests compare both ways). In a colour-symmetric one, of each pair of configurations the level holds that reverse into each other the first is
-// solved and the second filled; a configuration that is its own reversal, or whose reversal the
-// level does not hold (a chunk of a level, in a distributed build), is solved.
-MirrorPlan plan_colour_mirror(const SolvedLevel& level, bool mirror = true);
+// false (tests compare both ways). In a colour-symmetric one, of each pair of configurations the
+// level holds that reverse into each other the first is solved and the second filled; a
+// configuration that is its own reversal, or whose reversal the level does not hold (a chunk of a
+// level, in a distributed build), is solved. On up to `threads` threads.
+MirrorPlan plan_colour_mirror(const SolvedLevel& level, bool mirror = true, std::size_t threads = 1);
 
 // Fills the blocks `fill` of `level` from their solved sources: codes, MTC bytes, wide positions
 // and capture bits, both sides, on up to `threads` threads. The sources must be solved and no

@@ -78,7 +78,7 @@ public:
     // solving the fifth block alone, a third of the level's wall time with a core idle. In a level
     // of fewer configurations than threads, each block has threads / count of them.
     void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole, LevelChecks* checks) {
-        const MirrorPlan plan = plan_colour_mirror(level, colour_mirror_);
+        const MirrorPlan plan = plan_colour_mirror(level, colour_mirror_, threads_);
         const std::vector<std::uint64_t>& slots = plan.solve;
         const std::size_t count = slots.size();
         const std::size_t active = std::max<std::size_t>(1, std::min(workers_.size(), count));
