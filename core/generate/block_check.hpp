@@ -14,6 +14,9 @@
 //    move from the files alone.
 // So the propagation (both passes, the capture rule, the seeds), the encoding into bytes and wide
 // positions, and the storing are checked against the rule, written once in SuccessorFold.
+// In a colour-symmetric slice the blocks filled from their reversal (colour_mirror.hpp) are not
+// checked again: each is a checked block under a symmetry of the rules and of the values. They
+// are counted apart (LevelChecks::positions_mirrored); `egdb verify` reads them from the files.
 #pragma once
 
 #include <cstddef>

@@ -320,11 +320,14 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
             const std::uint64_t workspaces =
                 kBlockWorkspaceBytes * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
-            std::uint64_t solve_need = std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces);
+            // A colour-symmetric slice plans each level's pairs (colour_mirror.hpp): per
+            // configuration a partner (8 bytes), then a slot to solve (8) or a pair to fill (16).
+            const std::uint64_t mirror_plan = is_color_symmetric(s) ? 24 * widest : 0;
+            std::uint64_t solve_need = std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces + mirror_plan);
             if (by_units) {
                 // 4 bytes a position and 2 capture bits (solved_level.hpp).
                 const std::uint64_t level_bytes = 4 * block * widest + block * widest / 4;
-                solve_need = 2 * level_bytes + workspaces;
+                solve_need = 2 * level_bytes + workspaces + mirror_plan;
                 // Writing its file: a part (8 bytes a position) on each thread that has one.
                 const std::uint64_t part = std::min(part_positions, slice_size(s));
                 const std::uint64_t writers = std::min<std::uint64_t>(threads, (slice_size(s) + part - 1) / part);
