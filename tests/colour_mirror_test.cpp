@@ -26,31 +26,16 @@ namespace {
 
 using testing_levels::solved_blocks_only;
 using testing_levels::solved_levels;
-
-SolveOptions options(int threads, bool mirror, Plies narrow_limit = kMaxNarrowMtc) {
-    SolveOptions o{threads, narrow_limit};
-    o.colour_mirror = mirror;
-    return o;
-}
-
-// Every slice the moves of `slices` lead to, solved (promotions reach other 4-piece slices).
-SolutionStore* solved_successors(std::span<const SliceId> slices) {
-    auto* store = new SolutionStore();
-    std::vector<SliceId> successors;
-    for (const SliceId s : slices) {
-        for (const SliceId t : successor_slices(s)) successors.push_back(t);
-    }
-    solve_slices(dependency_closure(successors), *store, {2, {}});
-    return store;
-}
+using testing_levels::solved_successors;
+using testing_levels::solve_options;
 
 // 1111 (blocks of kings) solved block by block once, every distance above 6 plies stored wide, for
 // the tests to compare with.
 class ColourMirror : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        smaller_ = solved_successors(kSlices);
-        reference_ = new std::vector<SolvedLevel>(solved_levels(kSlices[0], *smaller_, options(1, false, kNarrow)));
+        smaller_ = solved_successors(kSlices).release();
+        reference_ = new std::vector<SolvedLevel>(solved_levels(kSlices[0], *smaller_, solve_options(1, false, kNarrow)));
     }
     static void TearDownTestSuite() {
         delete reference_;
@@ -126,7 +111,7 @@ TEST_F(ColourMirror, FilledLevelsEqualSolvedOnes) {
     for (const SolvedLevel& level : *reference_) wide += level.wide(Color::Black).size() + level.wide(Color::White).size();
     ASSERT_GT(wide, 1000u);
     LevelChecks checks;
-    SolveOptions o = options(2, true, kNarrow);
+    SolveOptions o = solve_options(2, true, kNarrow);
     o.checks = &checks;
     EXPECT_TRUE(*reference_ == solved_levels(kSlices[0], *smaller_, o));
     EXPECT_EQ(checks.result.mismatches, 0u);
@@ -135,7 +120,7 @@ TEST_F(ColourMirror, FilledLevelsEqualSolvedOnes) {
     EXPECT_TRUE(checks.whole_slice_consistent());
 
     const SliceId small = kSlices[1];
-    EXPECT_TRUE(solved_levels(small, *smaller_, options(1, false, 2)) == solved_levels(small, *smaller_, options(1, true, 2)));
+    EXPECT_TRUE(solved_levels(small, *smaller_, solve_options(1, false, 2)) == solved_levels(small, *smaller_, solve_options(1, true, 2)));
 }
 
 // 1111's blocks (2,256 positions) split into parts of 100, filled on three threads: capture words
@@ -170,8 +155,8 @@ TEST_F(ColourMirror, AChunkWithoutSomeReversalsIsSolvedThere) {
     ASSERT_NE(next, nullptr);
     std::vector<std::uint64_t> chunk(widest->configurations.begin(),
                                      widest->configurations.begin() + static_cast<std::ptrdiff_t>(widest->configurations.size() * 2 / 3));
-    const SolvedLevel one_by_one = SliceSolver(slice, *smaller_, options(1, false, kNarrow)).solve_level(widest->advancement, chunk, next);
-    const SolvedLevel mirrored = SliceSolver(slice, *smaller_, options(3, true, kNarrow)).solve_level(widest->advancement, chunk, next);
+    const SolvedLevel one_by_one = SliceSolver(slice, *smaller_, solve_options(1, false, kNarrow)).solve_level(widest->advancement, chunk, next);
+    const SolvedLevel mirrored = SliceSolver(slice, *smaller_, solve_options(3, true, kNarrow)).solve_level(widest->advancement, chunk, next);
     const MirrorPlan plan = plan_colour_mirror(mirrored);
     EXPECT_FALSE(plan.fill.empty());
     EXPECT_GT(plan.solve.size(), plan.fill.size());  // the configurations whose reversal is outside the chunk

@@ -25,23 +25,8 @@ namespace {
 
 using testing_levels::solved_blocks_only;
 using testing_levels::solved_levels;
-
-SolveOptions options(int threads, bool mirror, Plies narrow_limit = kMaxNarrowMtc) {
-    SolveOptions o{threads, narrow_limit};
-    o.colour_mirror = mirror;
-    return o;
-}
-
-// Every slice the moves of `slices` lead to, solved (promotions reach other 4-piece slices).
-SolutionStore* solved_successors(std::span<const SliceId> slices) {
-    auto* store = new SolutionStore();
-    std::vector<SliceId> successors;
-    for (const SliceId s : slices) {
-        for (const SliceId t : successor_slices(s)) successors.push_back(t);
-    }
-    solve_slices(dependency_closure(successors), *store, {2, {}});
-    return store;
-}
+using testing_levels::solved_successors;
+using testing_levels::solve_options;
 
 // 1010 (a man a side, 1,985 blocks of one position) solved block by block, every distance above 2
 // plies wide; then its filled blocks on three threads, one block a work item: neighbouring blocks
@@ -50,10 +35,10 @@ SolutionStore* solved_successors(std::span<const SliceId> slices) {
 TEST(ColourMirrorThreads, BlocksFilledOnThreeThreadsEqualSolvedOnes) {
     const SliceId slice{1, 0, 1, 0};
     const std::array<SliceId, 1> slices{slice};
-    const std::unique_ptr<SolutionStore> smaller(solved_successors(slices));
+    const std::unique_ptr<SolutionStore> smaller = solved_successors(slices);
     const KingPlacements kings(slice);
     std::size_t filled = 0, differed = 0, wide = 0, captures = 0;
-    for (const SolvedLevel& level_solved : solved_levels(slice, *smaller, options(1, false, 2))) {
+    for (const SolvedLevel& level_solved : solved_levels(slice, *smaller, solve_options(1, false, 2))) {
         const MirrorPlan plan = plan_colour_mirror(level_solved);
         SolvedLevel level = solved_blocks_only(level_solved, plan);
         // A level whose filled blocks are all drawn without a capture is complete before the fill.

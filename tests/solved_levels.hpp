@@ -4,12 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "core/generate/build_driver.hpp"
 #include "core/generate/colour_mirror.hpp"
 #include "core/generate/slice_solver.hpp"
+#include "core/generate/solution_store.hpp"
 
 namespace egdb::testing_levels {
 
@@ -21,6 +25,26 @@ public:
     void store_level(const SolvedLevel& level, double) override { levels.push_back(level); }
     std::vector<SolvedLevel> levels;
 };
+
+// Options of a solve on `threads` threads, with or without the colour mirror (colour_mirror.hpp),
+// distances above `narrow_limit` stored wide.
+inline SolveOptions solve_options(int threads, bool mirror, Plies narrow_limit = kMaxNarrowMtc) {
+    SolveOptions o{threads, narrow_limit};
+    o.colour_mirror = mirror;
+    return o;
+}
+
+// Every slice the moves of `slices` lead to, solved (promotions reach other slices of as many
+// pieces).
+inline std::unique_ptr<SolutionStore> solved_successors(std::span<const SliceId> slices) {
+    auto store = std::make_unique<SolutionStore>();
+    std::vector<SliceId> successors;
+    for (const SliceId s : slices) {
+        for (const SliceId t : successor_slices(s)) successors.push_back(t);
+    }
+    solve_slices(dependency_closure(successors), *store, {2, {}});
+    return store;
+}
 
 inline std::vector<SolvedLevel> solved_levels(SliceId slice, const SolvedLookup& smaller, const SolveOptions& options) {
     KeptLevels kept;

@@ -320,9 +320,10 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
             const std::uint64_t workspaces =
                 kBlockWorkspaceBytes * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
-            // A colour-symmetric slice plans each level's pairs (colour_mirror.hpp): per
-            // configuration a partner (8 bytes), then a slot to solve (8) or a pair to fill (16).
-            const std::uint64_t mirror_plan = is_color_symmetric(s) ? 24 * widest : 0;
+            // Each level's plan of blocks (colour_mirror.hpp): a slot to solve (8 bytes) per
+            // configuration; in a colour-symmetric slice a partner (8), then a slot to solve (8)
+            // or a pair to fill (16).
+            const std::uint64_t mirror_plan = (is_color_symmetric(s) ? 24 : 8) * widest;
             std::uint64_t solve_need = std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces + mirror_plan);
             if (by_units) {
                 // 4 bytes a position and 2 capture bits (solved_level.hpp).
