@@ -68,7 +68,9 @@ stage "ThreadSanitizer (concurrency tests)"
 cmake -S . -B build-tsan -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
   -DEGDB_TSAN=ON -DEGDB_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build build-tsan -j "$jobs" --target egdb_thread_tests
-TSAN_OPTIONS="halt_on_error=1" build-tsan/tests/egdb_thread_tests
+# Its suites through ctest, as the other stages: two processes on two cores, where one process
+# spends most of its time in the single-threaded reference solutions the tests compare against.
+(cd build-tsan && TSAN_OPTIONS="halt_on_error=1" ctest --output-on-failure -j "$jobs" -L '^egdb_thread_tests$')
 
 stage "Packaging: portable wheel, jar and install prefix, each checked as its users get it"
 scripts/test_packaging.sh

@@ -50,11 +50,12 @@ TEST(BlockClassifyThreads, ABlockWhoseBucketsAreExpandedByThreeThreadsGivesTheOn
     EXPECT_TRUE(SliceSolver(kings, smaller, wide_one).solve() == SliceSolver(kings, smaller, wide_three).solve());
 }
 
-// With men, an entry can be pushed twice into one bucket: queued at the distance its winning man
+// With men (a suite of its own: ThreadSanitizer's stage runs suites two at a time, and this is
+// the longest test there), an entry can be pushed twice into one bucket: queued at the distance its winning man
 // move gives, and finished at that same distance by a king move. Only one thread may expand it.
 // 1201 (a man, two kings against a king) has levels of at most 5 men configurations, so 12
 // threads give each block 2 or more; on 2 threads a level of 5 shares its fifth block.
-TEST(BlockClassifyThreads, BlocksWithMenSharedByThreadsGiveTheOneThreadSolution) {
+TEST(BlockClassifyWithMenThreads, BlocksSharedByThreadsGiveTheOneThreadSolution) {
     const SliceId slice{1, 2, 0, 1};
     SolutionStore smaller;
     const std::vector<SliceId> successors = successor_slices(slice);
