@@ -15,7 +15,7 @@
 #      declaration check, and the MinGW-w64 cross build of egdb.dll for x86-64 and i686 into
 #      build-mingw-<arch> with the check of its export table); the Java binding (mvn test) with
 #      the portable JNI library;
-#   6. the libFuzzer harnesses of fuzz/ (Clang, ASan + UBSan), each for 25 s from its seed corpus
+#   6. the libFuzzer harnesses of fuzz/ (Clang, ASan + UBSan), each for 15 s from its seed corpus
 #      (scripts/fuzz.sh; scripts/fuzz-long.sh runs them for longer);
 #   7. the Windows DLL executed: tests/c/capi_test.c cross-compiled with MinGW-w64 and run under
 #      Wine with egdb.dll (x86-64; i686 when wine32 is installed, else reported as skipped).
@@ -89,8 +89,8 @@ fi
 stage "Java binding: mvn test (JUnit 5) with the portable JNI library"
 mvn -B --no-transfer-progress -f java/pom.xml test -Degdb.native.dir="$PWD/build-portable/bindings/java"
 
-stage "Fuzzing: every libFuzzer harness of fuzz/ for 25 s, two at a time (scripts/fuzz.sh)"
-scripts/fuzz.sh 25
+stage "Fuzzing: every libFuzzer harness of fuzz/ for 15 s, two at a time (scripts/fuzz.sh)"
+scripts/fuzz.sh 15
 
 stage "Windows DLL under Wine: the C test program with egdb.dll (tests/windows/wine_capi_test.sh)"
 for arch in x86_64 i686; do
