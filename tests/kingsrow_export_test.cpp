@@ -20,6 +20,7 @@
 #include "core/probe/database.hpp"
 #include "core/rules/movegen.hpp"
 #include "tests/scratch_dir.hpp"
+#include "tests/test_positions.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -61,6 +62,11 @@ protected:
         changed.add(std::move(edited));
         return index;
     }
+
+    // Indices the consistency check reads per (slice, side) table: every index of every 3-piece
+    // table, or under the sanitizers (quick mode, where a lookup costs about five times as much)
+    // every index of the tables up to 4,000 positions and 4,000 random ones of the larger.
+    static std::uint64_t consistency_samples() { return egdb::test::quick_mode() ? 4'000 : 1'000'000; }
 
     static std::filesystem::path* directory_;
     static SolutionStore* store_;
@@ -119,7 +125,7 @@ TEST_F(KingsrowExport, AChangedValueIsFoundInBothOrientations) {
 TEST_F(KingsrowExport, WrittenSetsAreConsistentWithTheirSuccessors) {
     const auto db = egdb::Database::open(*directory_);
     egdb::ConsistencyOptions options;
-    options.samples_per_table = 1'000'000;  // every index of every 3-piece table
+    options.samples_per_table = consistency_samples();
     options.threads = 2;
     std::uint64_t tables_seen = 0;
     options.on_table = [&](SliceId, Color, std::uint64_t, std::uint64_t) { ++tables_seen; };
@@ -128,7 +134,7 @@ TEST_F(KingsrowExport, WrittenSetsAreConsistentWithTheirSuccessors) {
     EXPECT_TRUE(report.checked_dtw);
     EXPECT_EQ(report.tables, tables_seen);
     EXPECT_GT(report.tables, 10U);
-    EXPECT_GT(report.positions_checked, 100000U);
+    EXPECT_GT(report.positions_checked, egdb::test::quick_mode() ? 40'000U : 500'000U);
     // verify_database (egdb_verify): the files need no published CRCs, since egdb wrote them.
     EXPECT_EQ(workflow::verify_database(*db).problems(), std::vector<std::string>{});
 
@@ -148,7 +154,7 @@ TEST_F(KingsrowExport, WrittenSetsAreConsistentWithTheirSuccessors) {
 // so verify_database reads every index of it too.
 TEST_F(KingsrowExport, AValueThatContradictsItsSuccessorsIsFound) {
     const SliceId slice{0, 1, 1, 0};
-    ASSERT_LT(slice_size(slice), egdb::ConsistencyOptions{}.samples_per_table);
+    ASSERT_LT(slice_size(slice), consistency_samples());
     SolutionStore changed;
     const std::uint64_t index = copy_with_a_longer_win(slice, changed);
     const SliceIndexer& indexer = slice_indexer(slice);
@@ -156,7 +162,7 @@ TEST_F(KingsrowExport, AValueThatContradictsItsSuccessorsIsFound) {
     write_kingsrow_databases(damaged, changed, build_order(3), kinds_);
 
     egdb::ConsistencyOptions options;
-    options.samples_per_table = 1'000'000;
+    options.samples_per_table = consistency_samples();
     const egdb::ConsistencyReport report = egdb::check_consistency(*egdb::Database::open(damaged), options);
     EXPECT_FALSE(report.ok());
     EXPECT_GE(report.mismatches, 1U);
