@@ -59,7 +59,7 @@ protected:
     }
 
     // Every position of every slice (both orientations and sides): wld() equals the solution,
-    // and DTW too where the database has it. Slices above 60,000 positions are sampled unless
+    // and DTW too where the database has it. Slices above 20,000 positions are sampled unless
     // EGDB_TEST_FULL is set (then every position of up to 4 pieces is checked, a few minutes).
     static void expect_matches_solution(const Database& db, bool check_dtw) {
         std::mt19937_64 rng(3);
@@ -67,7 +67,7 @@ protected:
             const SliceIndexer indexer(s);
             const std::uint64_t n = indexer.size();
             const char* full = std::getenv("EGDB_TEST_FULL");
-            const std::uint64_t limit = full != nullptr && *full != '\0' ? n : 60000;
+            const std::uint64_t limit = full != nullptr && *full != '\0' ? n : 20000;
             const std::uint64_t step = n > limit ? n / limit : 1;
             for (std::uint64_t i = rng() % step; i < n; i += step) {
                 const Position p = indexer.position_at(i);
