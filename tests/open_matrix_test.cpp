@@ -64,10 +64,14 @@ struct Combination {
     }
 };
 
-// An MTC or DTW file of a Kingsrow set (its index or its data).
-bool is_companion(const fs::path& file) {
+// The MTC and DTW files of a Kingsrow set (index and data).
+bool is_mtc_file(const fs::path& file) {
     const std::string ext = file.extension().string();
-    return ext == ".idx_mtc" || ext == ".cpr_mtc" || ext == ".idx_dtw" || ext == ".cpr_dtw";
+    return ext == ".idx_mtc" || ext == ".cpr_mtc";
+}
+bool is_dtw_file(const fs::path& file) {
+    const std::string ext = file.extension().string();
+    return ext == ".idx_dtw" || ext == ".cpr_dtw";
 }
 
 bool tunstall_tables_available(WldFormat f) {
@@ -138,16 +142,14 @@ protected:
                     companions_written = full;
                 } else {
                     for (const auto& entry : fs::directory_iterator(companions_written)) {
-                        if (is_companion(entry.path())) fs::create_hard_link(entry.path(), full / entry.path().filename());
+                        const fs::path& file = entry.path();
+                        if (is_mtc_file(file) || is_dtw_file(file)) fs::create_hard_link(file, full / file.filename());
                     }
                 }
                 for (const Companions& c : kCompanions) {
                     const fs::path dir = scratch_->sub(Combination{f, c, pieces}.name());
                     for (const auto& entry : fs::directory_iterator(full)) {
-                        const std::string ext = entry.path().extension().string();
-                        const bool is_mtc = ext == ".idx_mtc" || ext == ".cpr_mtc";
-                        const bool is_dtw = ext == ".idx_dtw" || ext == ".cpr_dtw";
-                        if ((is_mtc && !c.mtc) || (is_dtw && !c.dtw)) continue;
+                        if ((is_mtc_file(entry.path()) && !c.mtc) || (is_dtw_file(entry.path()) && !c.dtw)) continue;
                         fs::create_hard_link(entry.path(), dir / entry.path().filename());
                     }
                 }
