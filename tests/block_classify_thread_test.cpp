@@ -5,6 +5,8 @@
 // except through atomics.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -57,17 +59,15 @@ TEST(BlockClassifyThreads, ABlockWhoseBucketsAreExpandedByThreeThreadsGivesTheOn
 // threads give each block 2 or more; on 2 threads a level of 5 shares its fifth block.
 TEST(BlockClassifyWithMenThreads, BlocksSharedByThreadsGiveTheOneThreadSolution) {
     const SliceId slice{1, 2, 0, 1};
-    SolutionStore smaller;
-    const std::vector<SliceId> successors = successor_slices(slice);
-    solve_slices(dependency_closure(successors), smaller, {2, {}});
+    const std::unique_ptr<SolutionStore> smaller = testing_levels::solved_successors(std::span(&slice, 1));
     SolveOptions shared{12};
     shared.sharing = {.min_block_positions = 1024, .min_bucket_entries = 16};
     // Level by level, as a build solves: the capture bits of a level's blocks are compared too
     // (the blocks are not aligned to their 64-bit words, so the threads of two blocks share some).
-    const std::vector<SolvedLevel> one = solved_levels(slice, smaller, {1});
-    EXPECT_TRUE(one == solved_levels(slice, smaller, shared));
+    const std::vector<SolvedLevel> one = solved_levels(slice, *smaller, {1});
+    EXPECT_TRUE(one == solved_levels(slice, *smaller, shared));
     shared.threads = 2;
-    EXPECT_TRUE(one == solved_levels(slice, smaller, shared));
+    EXPECT_TRUE(one == solved_levels(slice, *smaller, shared));
 }
 
 }  // namespace

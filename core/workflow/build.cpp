@@ -323,12 +323,12 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             // Each level's plan of blocks (colour_mirror.hpp): a slot to solve (8 bytes) per
             // configuration; in a colour-symmetric slice a partner (8), then a slot to solve (8)
             // or a pair to fill (16).
-            const std::uint64_t mirror_plan = (is_color_symmetric(s) ? 24 : 8) * widest;
-            std::uint64_t solve_need = std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces + mirror_plan);
+            const std::uint64_t block_plan = (is_color_symmetric(s) ? 24 : 8) * widest;
+            std::uint64_t solve_need = std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces + block_plan);
             if (by_units) {
                 // 4 bytes a position and 2 capture bits (solved_level.hpp).
                 const std::uint64_t level_bytes = 4 * block * widest + block * widest / 4;
-                solve_need = 2 * level_bytes + workspaces + mirror_plan;
+                solve_need = 2 * level_bytes + workspaces + block_plan;
                 // Writing its file: a part (8 bytes a position) on each thread that has one.
                 const std::uint64_t part = std::min(part_positions, slice_size(s));
                 const std::uint64_t writers = std::min<std::uint64_t>(threads, (slice_size(s) + part - 1) / part);
