@@ -83,8 +83,12 @@ struct DistributedRun {
     std::size_t slices_resumed = 0;
 };
 
-// Runs a distributed build with `workers` worker threads; stops handing out tasks after
-// `stop_after` finished tasks (0: never). `worker_out` overrides the directory of worker 1.
+// Runs a distributed build with `workers` worker threads; stops handing out tasks once
+// `stop_after` tasks have finished (0: never) and the latest of them solved a unit. Stopping right
+// after a unit, not after any task, is what guarantees a unit file waits on disk: that unit's slice
+// cannot be assembled (which removes its units) while one of its units was still in flight. A
+// count alone left none when the stop fell on an assembly (CI, stop 45).
+// `worker_out` overrides the directory of worker 1.
 DistributedRun run_build(const DistributedRequest& request, int workers, std::size_t stop_after = 0,
                     const fs::path& worker_out = {}) {
     DistributedRun result;
@@ -109,11 +113,13 @@ DistributedRun run_build(const DistributedRequest& request, int workers, std::si
     }
     HubTransport transport(hub, 0);
     CoordinatorObserver observer;
-    observer.on_done = [&](int, const Task&, const TaskOutcome& outcome) {
+    bool last_was_unit = false;
+    observer.on_done = [&](int, const Task& task, const TaskOutcome& outcome) {
         ++result.tasks;
+        last_was_unit = task.kind == TaskKind::SolveUnit;
         EXPECT_GT(outcome.bytes, 0U);
     };
-    if (stop_after > 0) observer.keep_going = [&] { return result.tasks < stop_after; };
+    if (stop_after > 0) observer.keep_going = [&] { return result.tasks < stop_after || !last_was_unit; };
     run_coordinator(scheduler, transport, observer, std::chrono::microseconds(200));
     return result;
 }
