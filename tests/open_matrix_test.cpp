@@ -25,6 +25,7 @@
 
 #include "capi/egdb.h"
 #include "core/formats/kingsrow/codecs/tunstall_tables.hpp"
+#include "core/formats/kingsrow/directory/file_set.hpp"
 #include "core/formats/kingsrow/export/solved_export.hpp"
 #include "core/formats/native/solved_slice_io.hpp"
 #include "core/generate/build_driver.hpp"
@@ -64,15 +65,15 @@ struct Combination {
     }
 };
 
-// The MTC and DTW files of a Kingsrow set (index and data).
-bool is_mtc_file(const fs::path& file) {
+// The MTC and DTW files of a Kingsrow set (index and data), by the extensions the directory
+// layer gives each type (section 3.1), not spelled again here.
+bool has_extension_of(const fs::path& file, kingsrow::DbType type) {
     const std::string ext = file.extension().string();
-    return ext == ".idx_mtc" || ext == ".cpr_mtc";
+    const kingsrow::FormatTraits& t = kingsrow::traits_of(type);
+    return ext == t.index_extension || ext == t.data_extension;
 }
-bool is_dtw_file(const fs::path& file) {
-    const std::string ext = file.extension().string();
-    return ext == ".idx_dtw" || ext == ".cpr_dtw";
-}
+bool is_mtc_file(const fs::path& file) { return has_extension_of(file, kingsrow::DbType::MtcRunlen); }
+bool is_dtw_file(const fs::path& file) { return has_extension_of(file, kingsrow::DbType::Dtw); }
 
 bool tunstall_tables_available(WldFormat f) {
     return kingsrow::builtin_tunstall_tables(f == WldFormat::TunV1 ? kingsrow::TunstallVersion::V1
