@@ -42,7 +42,7 @@ stage() {  # stage TITLE: ends the running stage (recording its time) and starts
   if ((${#stage_names[@]})); then stage_seconds+=($((SECONDS - stage_started))); fi
   stage_names+=("$1")
   stage_started=$SECONDS
-  echo "== $1"
+  echo "== $1 (from $SECONDS s)"
 }
 stage_table() {
   stage_seconds+=($((SECONDS - stage_started)))

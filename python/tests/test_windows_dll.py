@@ -126,7 +126,8 @@ def stdcall_bytes(name: str) -> int:
 def test_the_calling_convention_is_the_kingsrow_one(windows_build: tuple[str, Path]) -> None:
     arch, build = windows_build
     triplet = TARGETS[arch]
-    objects = list((build / "capi").rglob("egdb_capi.cpp.obj"))
+    # The one object of the egdb_c target (egdb_capi.cpp alone, or its unity batch of one).
+    objects = list((build / "capi" / "CMakeFiles" / "egdb_c.dir").rglob("*.obj"))
     assert len(objects) == 1, objects
     nm = subprocess.run([mingw_tool(triplet, "nm"), "--defined-only", str(objects[0])], check=True,
                         capture_output=True, text=True).stdout
