@@ -20,7 +20,8 @@
 #   7. the Windows DLL executed: tests/c/capi_test.c cross-compiled with MinGW-w64 and run under
 #      Wine with egdb.dll (x86-64; i686 when wine32 is installed, else reported as skipped).
 # Every build here is a unity build (CMakeLists.txt makes it the default: sixteen sources a batch,
-# half the compile time from nothing), and each builds only what its stage runs.
+# half the compile time from nothing); the sanitizer builds leave out egdb-mpi and the JNI
+# library, which their stages do not run.
 # Every stage prints its wall time, and the run ends with the table of them.
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
