@@ -8,6 +8,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -84,10 +85,11 @@ struct DistributedRun {
 };
 
 // Runs a distributed build with `workers` worker threads; stops handing out tasks once
-// `stop_after` tasks have finished (0: never) and the latest of them solved a unit. Stopping right
-// after a unit, not after any task, is what guarantees a unit file waits on disk: that unit's slice
-// cannot be assembled (which removes its units) while one of its units was still in flight. A
-// count alone left none when the stop fell on an assembly (CI, stop 45).
+// `stop_after` tasks have finished (0: never) and the latest of them was a unit of a slice with at
+// least two units finished. Stopping right after such a unit, not after any task, is what
+// guarantees two unit files wait on disk (one to damage, one to resume): that unit's slice cannot
+// be assembled (which removes its units) while one of its units was still in flight. A count alone
+// left none when the stop fell on an assembly (CI, stop 45), and the first unit of a slice left one.
 // `worker_out` overrides the directory of worker 1.
 DistributedRun run_build(const DistributedRequest& request, int workers, std::size_t stop_after = 0,
                     const fs::path& worker_out = {}) {
@@ -113,13 +115,14 @@ DistributedRun run_build(const DistributedRequest& request, int workers, std::si
     }
     HubTransport transport(hub, 0);
     CoordinatorObserver observer;
-    bool last_was_unit = false;
+    std::map<SliceId, std::size_t> units_done;
+    bool may_stop = false;
     observer.on_done = [&](int, const Task& task, const TaskOutcome& outcome) {
         ++result.tasks;
-        last_was_unit = task.kind == TaskKind::SolveUnit;
+        may_stop = task.kind == TaskKind::SolveUnit && ++units_done[task.slice] >= 2;
         EXPECT_GT(outcome.bytes, 0U);
     };
-    if (stop_after > 0) observer.keep_going = [&] { return result.tasks < stop_after || !last_was_unit; };
+    if (stop_after > 0) observer.keep_going = [&] { return result.tasks < stop_after || !may_stop; };
     run_coordinator(scheduler, transport, observer, std::chrono::microseconds(200));
     return result;
 }
@@ -202,7 +205,7 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
     for (const auto& e : fs::directory_iterator(again / "units")) {
         if (e.path().filename().string().starts_with("unit-")) unit_files.push_back(e.path());
     }
-    ASSERT_FALSE(unit_files.empty()) << "stopped half-way, some units should be waiting";
+    ASSERT_GE(unit_files.size(), 2U) << "stopped half-way, units should be waiting: one to damage, one to resume";
     {
         std::fstream damaged(unit_files.front(), std::ios::in | std::ios::out | std::ios::binary);
         damaged.seekp(60);
