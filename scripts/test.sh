@@ -20,8 +20,7 @@
 #   7. the Windows DLL executed: tests/c/capi_test.c cross-compiled with MinGW-w64 and run under
 #      Wine with egdb.dll (x86-64; i686 when wine32 is installed, else reported as skipped).
 # Every build here is a unity build (CMakeLists.txt makes it the default: sixteen sources a batch,
-# half the compile time from nothing); the sanitizer builds leave out egdb-mpi and the JNI
-# library, which their stages do not run.
+# half the compile time from nothing).
 # Every stage prints its wall time, and the run ends with the table of them.
 # Usage: scripts/test.sh   (after scripts/setup.sh)
 set -euo pipefail
@@ -62,14 +61,15 @@ stage "AddressSanitizer + UndefinedBehaviorSanitizer (quick cases)"
 # -Og without debug information: sanitizer builds are about checking, and compile time counts.
 # On 2 cores from nothing, -O1 took 159-195 s to compile and 83-88 s to run the suite; -Og 95 s
 # and 103 s.
-cmake -S . -B build-asan -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-Og -DCMAKE_C_FLAGS=-Og \
-  -DEGDB_SANITIZE=ON -DEGDB_BUILD_BENCH=OFF -DEGDB_MPI=OFF -DEGDB_BUILD_JAVA=OFF >/dev/null
+# What both sanitizer builds share: no build type flags, and neither the micro-benchmarks nor
+# egdb-mpi nor the JNI library, which their stages do not run.
+sanitizer_build=(-G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None -DEGDB_BUILD_BENCH=OFF -DEGDB_MPI=OFF -DEGDB_BUILD_JAVA=OFF)
+cmake -S . -B build-asan "${sanitizer_build[@]}" -DCMAKE_CXX_FLAGS=-Og -DCMAKE_C_FLAGS=-Og -DEGDB_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$jobs"
 (cd build-asan && EGDB_TEST_QUICK=1 ctest --output-on-failure -j "$jobs")
 
 stage "ThreadSanitizer (concurrency tests)"
-cmake -S . -B build-tsan -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 \
-  -DEGDB_TSAN=ON -DEGDB_BUILD_BENCH=OFF -DEGDB_MPI=OFF -DEGDB_BUILD_JAVA=OFF >/dev/null
+cmake -S . -B build-tsan "${sanitizer_build[@]}" -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_C_FLAGS=-O1 -DEGDB_TSAN=ON >/dev/null
 cmake --build build-tsan -j "$jobs" --target egdb_thread_tests
 # Its suites through ctest, as the other stages: two processes on two cores, where one process
 # spends most of its time in the single-threaded reference solutions the tests compare against.
