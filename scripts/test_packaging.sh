@@ -7,11 +7,16 @@
 #   2. C and C++: tests/consumers/cmake (find_package(egdb CONFIG): egdb::egdb, egdb::egdb_c) and
 #      tests/consumers/pkgconfig (pkg-config egdb: shared, and static with --static), built outside
 #      the tree against dist/prefix and run;
-#   3. Python: the wheel installed into a new virtual environment whose PATH holds no compiler,
-#      CMake or pkg-config, then the pytest suite against it (and a build and probe on an
-#      emulated CPU without AVX2);
-#   4. Java: tests/consumers/java, which only declares org.egdb:egdb, compiled by Maven and run
-#      with plain `java -cp` (no JVM flags), the jar extracting its own native library.
+#   3. Python: every wheel's manylinux_2_17 tag (auditwheel show) and symbol versions
+#      (scripts/check_glibc_symbols.py, with a control that must fail); each x86_64 wheel in a new
+#      virtual environment of its CPython (3.9-3.13, those this machine has) whose PATH holds no
+#      compiler, CMake or pkg-config: import, build, probe; the pytest suite on the oldest and the
+#      newest; a build and probe on an emulated CPU without AVX2; the cp311 aarch64 wheel in
+#      Debian's aarch64 CPython under qemu-aarch64;
+#   4. Java: the jar's natives for linux-x86_64, linux-aarch64 (the C test program on the jar's
+#      libegdb.so under qemu-aarch64) and windows-x86_64 (the files the Wine stage runs);
+#      tests/consumers/java, which only declares org.egdb:egdb, compiled by Maven and run with
+#      plain `java -cp` (no JVM flags), the jar extracting its own native library.
 # Usage: scripts/test_packaging.sh   (after scripts/setup.sh; runs scripts/package.sh first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -113,38 +118,95 @@ if grep -q 'NEEDED.*libegdb' <<<"$(readelf -d "$work/pkgconfig-consumer/probe_st
   fail "probe_static links the shared libegdb"
 fi
 
-echo "== Python: the wheel in a fresh virtual environment without a compiler"
-venv=$work/venv
-python3 -m venv "$venv"
-wheel=$(ls "$root"/dist/egdb-*.whl)
-"$venv/bin/pip" install -q --disable-pip-version-check "$wheel" pytest
+echo "== Python: every wheel's tag and symbol versions"
+venv_tools=$root/build/venv
+shopt -s nullglob
+wheels=("$root"/dist/egdb-*-manylinux_2_17_*.whl)
+shopt -u nullglob
+for arch in x86_64 aarch64; do
+  for minor in 9 10 11 12 13; do
+    [[ -f $(ls "$root"/dist/egdb-*-cp3$minor-cp3$minor-manylinux_2_17_$arch.*.whl 2>/dev/null | head -n 1) ]] ||
+      fail "no cp3$minor wheel for $arch in dist/"
+  done
+done
+for wheel in "${wheels[@]}"; do
+  shown=$("$venv_tools/bin/auditwheel" show "$wheel" 2>&1 | tr '\n' ' ')
+  if grep -q 'consistent with the following platform tag: "manylinux_2_17_' <<<"$shown"; then
+    echo "ok: auditwheel show $(basename "$wheel"): manylinux_2_17"
+  else
+    fail "auditwheel show $(basename "$wheel"): $shown"
+  fi
+done
+# The same promise checked by the project's own script (symbol versions, needed libraries), and
+# its control: the default build's libegdb.so (glibc 2.36, libstdc++, libzstd) must fail it.
+if "$venv_tools/bin/python" scripts/check_glibc_symbols.py --glibc 2.17 "${wheels[@]}" >"$work/glibc-check.txt" 2>&1; then
+  echo "ok: every ELF file of the ${#wheels[@]} wheels needs glibc 2.17 at most and only system libraries"
+else
+  fail "scripts/check_glibc_symbols.py: $(grep FAIL "$work/glibc-check.txt" | head -n 5)"
+fi
+if [[ -f build/capi/libegdb.so ]]; then
+  if "$venv_tools/bin/python" scripts/check_glibc_symbols.py --glibc 2.17 build/capi/libegdb.so >/dev/null 2>&1; then
+    fail "check_glibc_symbols.py passed build/capi/libegdb.so (glibc 2.36): the check proves nothing"
+  else
+    echo "ok: check_glibc_symbols.py fails the default build's libegdb.so, as it must"
+  fi
+fi
+
+echo "== Python: each x86_64 wheel in a fresh virtual environment of its CPython, without a compiler"
 # PATH: the environment's own programs and nothing else, so no cc, c++, cmake, pkg-config, make.
-bare_path="$venv/bin"
-if env PATH="$bare_path" "$venv/bin/python" - <<'EOF'
+python_for() {  # python_for MINOR: an interpreter of CPython 3.MINOR that runs (pyenv's shims may not), or nothing
+  local candidate
+  for candidate in $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3."$1".*/bin/python3."$1" 2>/dev/null | sort -rV) \
+                   $(command -v "python3.$1" || true); do
+    if "$candidate" -c pass 2>/dev/null; then echo "$candidate"; return; fi
+  done
+}
+tested_minors=()
+for minor in 9 10 11 12 13; do
+  wheel=$(ls "$root"/dist/egdb-*-cp3$minor-cp3$minor-manylinux_2_17_x86_64.*.whl 2>/dev/null | head -n 1 || true)
+  interpreter=$(python_for "$minor")
+  if [[ -z $interpreter || -z $wheel ]]; then
+    echo "SKIP: cp3$minor x86_64: no CPython 3.$minor interpreter on this machine (or no wheel)"
+    continue
+  fi
+  venv=$work/venv-cp3$minor
+  "$interpreter" -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "$wheel" pytest
+  bare_path="$venv/bin"
+  if ! env PATH="$bare_path" "$venv/bin/python" -c "
 import shutil, sys
-found = [tool for tool in ("cc", "gcc", "c++", "g++", "clang", "cmake", "pkg-config", "make", "ld") if shutil.which(tool)]
-sys.exit(f"still on PATH: {found}" if found else 0)
-EOF
-then
-  echo "ok: no compiler, linker, CMake, make or pkg-config on the PATH of the test run"
-else
-  fail "the bare PATH still holds build tools"
+found = [t for t in ('cc', 'gcc', 'c++', 'g++', 'clang', 'cmake', 'pkg-config', 'make', 'ld') if shutil.which(t)]
+sys.exit(f'still on PATH: {found}' if found else 0)"; then
+    fail "cp3$minor: the bare PATH still holds build tools"
+  fi
+  out=$(cd "$work" && env PATH="$bare_path" "$venv/bin/python" -c "
+import pathlib, sys, egdb
+assert pathlib.Path(egdb.__file__).is_relative_to('$venv'), egdb.__file__
+egdb.build('py$minor-db3', 3)
+with egdb.open('py$minor-db3') as db:
+    print(f'python {sys.version_info[0]}.{sys.version_info[1]}:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'))" 2>&1) || true
+  expect_output "cp3$minor wheel: import, build, probe" "python 3.$minor: win 5" "$out"
+  tested_minors+=("$minor")
+done
+# The whole Python suite on the oldest and the newest version tested.
+if ((${#tested_minors[@]})); then
+  for minor in "${tested_minors[0]}" "${tested_minors[-1]}"; do
+    venv=$work/venv-cp3$minor
+    if (cd "$work" && env PATH="$venv/bin" "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider "$root/python/tests" >"$work/pytest-cp3$minor.txt" 2>&1); then
+      echo "ok: the Python suite on CPython 3.$minor: $(tail -n 1 "$work/pytest-cp3$minor.txt")"
+    else
+      tail -n 30 "$work/pytest-cp3$minor.txt"
+      fail "the Python suite failed on the cp3$minor wheel"
+    fi
+  done
 fi
-location=$(cd "$work" && env PATH="$bare_path" "$venv/bin/python" -c "import egdb, pathlib; print(pathlib.Path(egdb.__file__).parent)")
-if [[ $location == "$venv"/* ]]; then
-  echo "ok: egdb is imported from the wheel ($location)"
-else
-  fail "egdb is imported from $location, not from the installed wheel"
-fi
-if ! (cd "$work" && env PATH="$bare_path" "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider "$root/python/tests"); then
-  fail "the Python tests failed against the installed wheel"
-fi
-if command -v qemu-x86_64 >/dev/null && [[ $(uname -m) == x86_64 ]]; then
+if command -v qemu-x86_64 >/dev/null && [[ $(uname -m) == x86_64 ]] && ((${#tested_minors[@]})); then
   # SandyBridge (AVX, but none of x86-64-v3's AVX2, BMI1/2, FMA, MOVBE, LZCNT) rather than qemu64:
   # numpy, which the package imports, needs more than the baseline: numpy 2's wheels x86-64-v2,
   # and since 2.4 AVX as well (`import numpy` dies with SIGILL under qemu's Nehalem and Westmere).
   # egdb's own code is checked on qemu64 (baseline x86-64) above and below; here the wheel's
   # libraries are checked free of the default build's x86-64-v3 instructions.
+  venv=$work/venv-cp3${tested_minors[-1]}
   out=$(cd "$work" && qemu-x86_64 -cpu SandyBridge "$venv/bin/python" -c "
 import egdb
 egdb.build('qemu-py-db3', 3)
@@ -153,18 +215,74 @@ with egdb.open('qemu-py-db3') as db:
   expect_output "the wheel on a CPU without AVX2 (qemu SandyBridge)" "python without AVX2: win 5" "$out"
 fi
 
-echo "== Java: a consumer project that only declares the dependency"
-consumer=tests/consumers/java
-mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$consumer/pom.xml" compile dependency:build-classpath \
-  -Dmdep.outputFile="$work/java-classpath.txt"
+echo "== Python: the aarch64 wheel in an aarch64 CPython under qemu-aarch64"
+aarch64_root=$root/build/aarch64-root
+aarch64_python=$aarch64_root/usr/bin/python3.11
+if command -v qemu-aarch64 >/dev/null && [[ -x $aarch64_python ]]; then
+  wheel=$(ls "$root"/dist/egdb-*-cp311-cp311-manylinux_2_17_aarch64.*.whl)
+  # pip installs for the other processor (its tag checks included) into a folder the emulated
+  # interpreter reads; numpy comes as the aarch64 wheel PyPI has for it.
+  "$venv_tools/bin/pip" install -q --disable-pip-version-check --target "$work/aarch64-site" --platform manylinux2014_aarch64 \
+    --python-version 3.11 --implementation cp --abi cp311 --only-binary=:all: "$wheel"
+  out=$(cd "$work" && PYTHONPATH="$work/aarch64-site" qemu-aarch64 -L "$aarch64_root" "$aarch64_python" -c "
+import platform, egdb
+egdb.build('aarch64-py-db3', 3)
+with egdb.open('aarch64-py-db3') as db:
+    print(platform.machine(), 'python:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'), db.pv('B:W28:BK26'))" 2>&1) || true
+  expect_output "cp311 aarch64 wheel in Debian's aarch64 CPython 3.11 (qemu)" "aarch64 python: win 5" "$out"
+  echo "SKIP: cp39, cp310, cp312, cp313 aarch64 wheels are not imported: the registries have an aarch64 CPython 3.11 only (Debian 12); their extensions come from the same build and headers, and pass the tag and symbol checks above"
+else
+  echo "SKIP: aarch64 wheel: qemu-aarch64 or the aarch64 CPython of scripts/setup.sh (build/aarch64-root) is missing"
+fi
+
+echo "== Java: the jar's natives, and a consumer project that only declares the dependency"
+jar=$(ls "$root"/dist/egdb-*.jar)
 # The listing is taken whole before it is searched: `unzip -l | grep -q` under pipefail fails when
 # grep stops at the first match and unzip, still writing a listing longer than the pipe, dies of
 # SIGPIPE (it did, once, on a jar that held the library).
-if grep -q 'native/linux-x86_64/libegdb_jni.so' <<<"$(unzip -l "$(ls "$root"/dist/egdb-*.jar)")"; then
-  echo "ok: the jar carries native/linux-x86_64/libegdb_jni.so and libegdb.so"
+listing=$(unzip -l "$jar")
+for native in linux-x86_64/libegdb_jni.so linux-x86_64/libegdb.so linux-aarch64/libegdb_jni.so linux-aarch64/libegdb.so \
+              windows-x86_64/egdb_jni.dll windows-x86_64/egdb.dll; do
+  if grep -q "native/$native" <<<"$listing"; then echo "ok: the jar carries native/$native"; else fail "the jar has no native/$native"; fi
+done
+rm -rf "$work/jar" && mkdir -p "$work/jar" && (cd "$work/jar" && unzip -q "$jar" 'native/*')
+if "$venv_tools/bin/python" scripts/check_glibc_symbols.py --glibc 2.17 "$work"/jar/native/linux-*/*.so >"$work/jar-glibc.txt" 2>&1; then
+  echo "ok: the jar's Linux natives need glibc 2.17 at most"
 else
-  fail "the jar has no native/linux-x86_64/libegdb_jni.so"
+  fail "the jar's Linux natives: $(grep FAIL "$work/jar-glibc.txt" | head -n 3)"
 fi
+# linux-aarch64: the C test program of the ABI, compiled for aarch64 by Zig, against the jar's own
+# libegdb.so, run under qemu-aarch64 on Debian's aarch64 C library.
+zig=$(ls "$venv_tools"/lib/python3*/site-packages/ziglang/zig 2>/dev/null | head -n 1 || true)
+if command -v qemu-aarch64 >/dev/null && [[ -x $aarch64_python && -n $zig ]]; then
+  native=$work/jar/native/linux-aarch64
+  "$zig" cc -target aarch64-linux-gnu.2.17 -std=c11 -O1 -I"$root" tests/c/capi_test.c -L"$native" -legdb \
+    -Wl,-rpath,'$ORIGIN' -o "$native/capi_test"
+  out=$(cd "$work" && qemu-aarch64 -L "$aarch64_root" "$native/capi_test" "$work/aarch64-c-db3" 2>&1 | tail -n 1) || true
+  expect_output "the jar's linux-aarch64 libegdb.so: tests/c/capi_test.c under qemu-aarch64" "^[1-9][0-9]* passed, 0 failed" "$out"
+else
+  echo "SKIP: the jar's aarch64 natives: qemu-aarch64, the aarch64 root of scripts/setup.sh or zig is missing"
+fi
+# windows-x86_64: the jar carries the very files the Wine stage of scripts/test.sh runs
+# (build-mingw-x86_64), and the JNI library imports egdb.dll and exports the native methods.
+for dll in egdb.dll egdb_jni.dll; do
+  built=build-mingw-x86_64/capi/$dll
+  [[ $dll == egdb_jni.dll ]] && built=build-mingw-x86_64/bindings/java/$dll
+  if cmp -s "$built" "$work/jar/native/windows-x86_64/$dll"; then
+    echo "ok: the jar's windows-x86_64/$dll is the one built in build-mingw-x86_64"
+  else
+    fail "the jar's windows-x86_64/$dll differs from $built"
+  fi
+done
+jni_dump=$(x86_64-w64-mingw32-objdump -p "$work/jar/native/windows-x86_64/egdb_jni.dll")
+if grep -q 'DLL Name: egdb.dll' <<<"$jni_dump" && grep -q 'Java_egdb_Native_' <<<"$jni_dump"; then
+  echo "ok: egdb_jni.dll imports egdb.dll and exports the native methods"
+else
+  fail "egdb_jni.dll does not import egdb.dll or export Java_egdb_Native_*"
+fi
+consumer=tests/consumers/java
+mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$consumer/pom.xml" compile dependency:build-classpath \
+  -Dmdep.outputFile="$work/java-classpath.txt"
 # Plain java: no -Djava.library.path, no -Degdb.library, nothing in the environment either.
 out=$(env -u LD_LIBRARY_PATH -u JAVA_TOOL_OPTIONS -u JDK_JAVA_OPTIONS \
   java -cp "$consumer/target/classes:$(cat "$work/java-classpath.txt")" ProbeConsumer "$work/java-db3" 2>&1) || true

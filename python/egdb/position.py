@@ -213,16 +213,16 @@ class Position:
         """The piece counts of this position."""
         men = ~self.king
         return Slice(
-            (self.black & men).bit_count(),
-            (self.black & self.king).bit_count(),
-            (self.white & men).bit_count(),
-            (self.white & self.king).bit_count(),
+            _popcount(self.black & men),
+            _popcount(self.black & self.king),
+            _popcount(self.white & men),
+            _popcount(self.white & self.king),
         )
 
     @property
     def piece_count(self) -> int:
         """Number of pieces on the board."""
-        return (self.black | self.white).bit_count()
+        return _popcount(self.black | self.white)
 
     def index(self) -> int:
         """The Kingsrow index of this position inside its own slice (``positiontoindex``).
@@ -260,6 +260,11 @@ of another package, anything with a ``fen`` attribute or ``fen()`` method return
 # pydraughts' name of the variant (Board.variant).
 _INTERNATIONAL_GAME_TYPE = 20
 _INTERNATIONAL_VARIANTS = ("standard", "international")
+
+
+def _popcount(bits: int) -> int:
+    """The number of set bits of a non-negative int (int.bit_count is Python 3.10+)."""
+    return bin(bits).count("1")
 
 
 def _is_hub_text(text: str) -> bool:

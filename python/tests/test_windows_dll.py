@@ -71,7 +71,7 @@ def windows_build(request: pytest.FixtureRequest) -> tuple[str, Path]:
         ["cmake", "-S", str(ROOT), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
          f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'bindings' / 'windows' / f'mingw-{arch}.cmake'}",
          f"-DEGDB_MINGW_PREFIX={prefix}", "-DEGDB_BUILD_TESTS=OFF", "-DEGDB_BUILD_BENCH=OFF",
-         "-DEGDB_BUILD_JAVA=OFF", "-DEGDB_ARCH=", *launcher],
+         "-DEGDB_BUILD_JAVA=ON", "-DEGDB_ARCH=", *launcher],
         check=True, stdout=subprocess.DEVNULL, env=env,
     )  # fmt: skip
     subprocess.run(["cmake", "--build", str(build), "--target", "egdb_c", "-j", "2"], check=True,

@@ -7,7 +7,7 @@
 #
 # Usage: tests/windows/wine_capi_test.sh ARCH [ORACLE_FILE]
 #   ARCH: x86_64 (needs wine64) or i686 (needs wine32, Debian's i386 multiarch package).
-# Cross builds the DLL into build-mingw-ARCH (the same configuration as python/tests'
+# Cross builds the DLL into build-mingw-ARCH (the same configuration as scripts/package.sh and python/tests'
 # test_windows_dll.py, so the two share it), the test program and a Wine prefix into
 # build-wine-ARCH. Exit code 0 when every check passed; 77 (skipped) when Wine for ARCH is missing.
 set -euo pipefail
@@ -40,7 +40,7 @@ if command -v ccache >/dev/null; then
 fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$root/bindings/windows/mingw-$arch.cmake" -DEGDB_MINGW_PREFIX="$deps/$triplet" \
-  -DEGDB_BUILD_TESTS=OFF -DEGDB_BUILD_BENCH=OFF -DEGDB_BUILD_JAVA=OFF -DEGDB_ARCH= "${launcher[@]}" >/dev/null
+  -DEGDB_BUILD_TESTS=OFF -DEGDB_BUILD_BENCH=OFF -DEGDB_BUILD_JAVA=ON -DEGDB_ARCH= "${launcher[@]}" >/dev/null
 cmake --build "$build" --target egdb_c -j 2 >/dev/null
 
 work=$root/build-wine-$arch

@@ -2,7 +2,7 @@
  * egdb.h and linked with libegdb (find_package(egdb) -> egdb::egdb_c, or pkg-config egdb). */
 #include <stdio.h>
 
-#include "capi/egdb.h"
+#include <egdb/egdb.h>
 
 int main(int argc, char **argv) {
     EgdbProbe probe;

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <exception>
 
-#include "core/notation/fen.hpp"
-#include "core/probe/database.hpp"
-#include "core/workflow/build.hpp"
+#include <egdb/core/notation/fen.hpp>
+#include <egdb/core/probe/database.hpp>
+#include <egdb/core/workflow/build.hpp>
 
 int main(int argc, char** argv) {
     if (argc != 2) {
