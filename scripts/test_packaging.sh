@@ -89,6 +89,17 @@ check_needed() {  # check_needed [--program] FILE...
 }
 check_needed "$root/dist/prefix/lib/libegdb.so" "$root/build-portable/bindings/java/libegdb_jni.so"
 check_needed --program "$root/dist/prefix/bin/egdb"
+# Every libegdb.so shipped exports exactly the functions egdb.h declares (capi/egdb_exports.map).
+declared=$(grep -o 'EGDB_CALL *\**[a-z_0-9]*(' capi/egdb.h | sed 's/EGDB_CALL *\**\([a-z_0-9]*\)(/\1/' | sort)
+for library in "$root/dist/prefix/lib/libegdb.so" build-zig-x86_64/capi/libegdb.so build-zig-aarch64/capi/libegdb.so; do
+  [[ -f $library ]] || continue
+  exported=$(nm -D --defined-only "$library" | awk '{print $3}' | sort)
+  if [[ $exported == "$declared" ]]; then
+    echo "ok: ${library#"$root"/} exports the $(wc -l <<<"$declared") functions of egdb.h and nothing else"
+  else
+    fail "${library#"$root"/} exports differ from egdb.h: $(diff <(echo "$declared") <(echo "$exported") | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
+  fi
+done
 
 echo "== C and C++: consumer projects against the installed prefix"
 prefix=$root/dist/prefix
