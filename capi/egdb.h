@@ -133,9 +133,12 @@ enum { EGDB_MAX_HANDLES = 64 };
  * separated by ';' ("wld_database;mtc_database;dtw_database", as a Kingsrow installation keeps
  * them): each kind then comes from the first folder holding it (a `directory` that exists as
  * given is never split). `options`: NULL or "" or Kingsrow options
- * such as "maxpieces=6". `cache_mb`: memory bound of the block cache. `logfile`: NULL or "" for
- * no log, else a file truncated now and appended with the driver's messages.
- * Returns a handle (>= 0), or EGDB_DRIVER_TABLE_FULL, EGDB_FOPEN_FAIL, EGDB_OPEN_FAIL. */
+ * such as "maxpieces=6" (N a whole number; anything else after "maxpieces" is refused, where the
+ * upstream driver reads it as 0, no limit). `cache_mb`: memory bound of the block cache, from 0 to
+ * the machine's memory in MiB. `logfile`: NULL or "" for no log, else a file truncated now and
+ * appended with the driver's messages.
+ * Returns a handle (>= 0), or EGDB_DRIVER_TABLE_FULL, EGDB_FOPEN_FAIL, EGDB_OPEN_FAIL, or
+ * EGDB_BAD_ARGUMENT (options or cache_mb; egdb_last_error(-1) names which). */
 EGDB_API int EGDB_CALL egdb_open(const char *options, int cache_mb, const char *directory, const char *logfile);
 
 /* Closes a handle, after the calls running on it in other threads have returned. Returns 0,

@@ -29,6 +29,7 @@
 #include "core/probe/database.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/error.hpp"
+#include "core/util/peak_memory.hpp"
 #include "core/workflow/build.hpp"
 #include "core/workflow/probe_report.hpp"
 #include "core/workflow/verify.hpp"
@@ -153,6 +154,15 @@ int fail(const HandleEntry& entry, int code, std::string message) {
     return code;
 }
 
+// A call on a handle that is not open (never opened, or closed): the message is both the last
+// error without a handle and that handle's, so that egdb_last_error(h) never shows an older
+// failure of the handle once it is closed.
+int fail_not_open(int handle) {
+    const std::string message = "handle " + std::to_string(handle) + " is not open";
+    if (handle != -1) t_errors.set(handle, message);
+    return fail(EGDB_BAD_HANDLE, message);
+}
+
 // The C code of each kind of error (core/util/error.hpp): the one place where they are mapped.
 int code_of(egdb::ErrorKind kind) noexcept {
     using egdb::ErrorKind;
@@ -182,7 +192,7 @@ bool valid_color(int color) noexcept { return color == EGDB_BLACK || color == EG
 template <class Body>
 int with_handle(int handle, Body&& body) {
     const HandleTable::Ref entry = handles().find(handle);
-    if (!entry) return fail(EGDB_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open");
+    if (!entry) return fail_not_open(handle);
     try {
         return body(*entry);
     } catch (const std::exception& e) {
@@ -256,6 +266,13 @@ EGDB_API int EGDB_CALL egdb_open(const char* options, int cache_mb, const char* 
             std::ofstream f(entry->logfile, std::ios::trunc);
             if (!f) return fail(EGDB_FOPEN_FAIL, std::string("cannot create log file ") + logfile);
         }
+        // cache_mb bounds the block cache; more than the machine has can never be allocated.
+        const std::uint64_t machine_mib = egdb::physical_memory_bytes() >> 20;
+        if (cache_mb < 0 || (machine_mib > 0 && static_cast<std::uint64_t>(cache_mb) > machine_mib)) {
+            return fail(EGDB_BAD_ARGUMENT, "invalid cache_mb " + std::to_string(cache_mb) +
+                                               ": the block cache's bound must be from 0 to this machine's memory, " +
+                                               std::to_string(machine_mib) + " MiB");
+        }
         egdb::DatabaseOptions o;
         o.kingsrow_options = options != nullptr ? options : "";
         o.cache_bytes = static_cast<std::size_t>(std::max(cache_mb, 1)) << 20;
@@ -282,7 +299,7 @@ EGDB_API int EGDB_CALL egdb_close(int handle) {
                                                " cannot be closed from inside one of its own calls (a callback)");
         case egdb::capi::CloseResult::NotOpen: break;
     }
-    return fail(EGDB_BAD_HANDLE, "handle " + std::to_string(handle) + " is not open");
+    return fail_not_open(handle);
 }
 
 EGDB_API int EGDB_CALL egdb_identify(const char* directory, int* egdb_type, int* max_pieces) {

@@ -57,7 +57,7 @@ int run_index() {
         try {
             fp = parse_fen(lines[i]);
         } catch (const FenError& e) {
-            throw line_error(i + 1, e.token(), e.what());
+            throw line_error(i + 1, "", e.what());  // the FEN reader's message names the token
         }
         const Material m = material_of(fp.position);
         const SliceId slice{m.nbm, m.nbk, m.nwm, m.nwk};

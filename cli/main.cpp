@@ -25,7 +25,8 @@ constexpr const char* kUsage =
     "  serve --db DIR [--port P]               HTTP tablebase server: JSON API and a web page\n"
     "  bench index|perft|build|probe           speed tables\n"
     "\n"
-    "'egdb <command> --help' describes a command. Exit codes: 0 ok, 1 failure, 2 bad input.\n";
+    "'egdb <command> --help' describes a command; 'egdb --version' prints the version.\n"
+    "Exit codes: 0 ok, 1 failure, 2 bad input.\n";
 
 // The help of a command is its own text (its description), as written: that text is the
 // documentation, and it already describes the options, so CLI11's generated list is left out.
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     // Set before the subcommands are added: they inherit the formatter and the option defaults.
     app.formatter(std::make_shared<OwnHelpText>());
     add_help_flag(app);
+    app.set_version_flag("--version", std::string("egdb ") + EGDB_VERSION);
     // An option given twice takes its last value, as egdb's commands always have (CLI11 would
     // reject the line); a list such as probe's FENs keeps every value.
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -90,6 +92,9 @@ int main(int argc, char** argv) {
     };
     try {
         app.parse(argc, argv);
+    } catch (const CLI::CallForVersion& e) {
+        std::cout << e.what() << '\n';
+        return kExitOk;
     } catch (const CLI::CallForHelp&) {
         std::cout << app.help();  // the help of the deepest command chosen
         return kExitOk;

@@ -14,6 +14,7 @@
 #include "core/probe/database.hpp"
 #include "core/workflow/info.hpp"
 #include "core/workflow/probe_report.hpp"
+#include "serve/json_writer.hpp"
 #include "serve/report_json.hpp"
 
 namespace egdb::cli {
@@ -27,9 +28,10 @@ constexpr const char* kProbeHelp =
     "native egdb database or Kingsrow files (WLD, with MTC and DTW alongside); several --db (or one\n"
     "DIR list separated by ';') open as one database, each kind of data taken from the first\n"
     "directory holding it (a Kingsrow installation's wld_database, mtc_database, dtw_database).\n"
-    "'-' reads FENs from stdin, one per line. --json prints one JSON object per line instead:\n"
-    "  {\"fen\": ..., \"wld\": \"win\"|\"loss\"|\"draw\", \"dtw\": <int>|null, \"mtc\": <int>|null,\n"
-    "   \"best\": <pdn-move>|null}\n"
+    "'-' reads FENs from stdin, one per line. --json prints one JSON object per line instead, with the\n"
+    "field names of `egdb serve`:\n"
+    "  {\"category\": \"win\"|\"loss\"|\"draw\", \"dtw_plies\": <int>|null, \"mtc_plies\": <int>|null,\n"
+    "   \"fen\": ..., \"best\": <pdn-move>|null}\n"
     "--pv adds the principal variation (best moves to the end of the game, by DTW): pv=<moves>,\n"
     "or \"pv\": [...] in JSON.\n"
     "--json --moves prints instead the object GET /international of `egdb serve` answers, one per line:\n"
@@ -38,28 +40,21 @@ constexpr const char* kProbeHelp =
     "with every legal move, best first, and the value of the position after it for the side to\n"
     "move there (so the best move of a win is a \"loss\"). It does not combine with --pv.\n";
 
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
 std::string format_line(const std::string& fen, const workflow::ProbeReport& r, bool json, bool want_pv) {
     const char* wld = workflow::wld_word(r.wld);
     std::ostringstream o;
     if (json) {
-        o << "{\"fen\": " << json_string(fen) << ", \"wld\": \"" << wld << "\", \"dtw\": "
-          << (r.dtw ? std::to_string(*r.dtw) : "null") << ", \"mtc\": " << (r.mtc ? std::to_string(*r.mtc) : "null")
-          << ", \"best\": " << (r.best ? json_string(*r.best) : "null");
+        // The field names of `egdb serve` and of --json --moves (serve/report_json.hpp).
+        serve::JsonWriter w(256);
+        w.begin_object().key("category").string(wld).key("dtw_plies").number_or_null(r.dtw);
+        w.key("mtc_plies").number_or_null(r.mtc).key("fen").string(fen).key("best");
+        if (r.best) w.string(*r.best); else w.null();
         if (want_pv) {
-            o << ", \"pv\": [";
-            for (std::size_t i = 0; i < r.pv.size(); ++i) o << (i ? ", " : "") << json_string(r.pv[i]);
-            o << "]";
+            w.key("pv").begin_array();
+            for (const std::string& move : r.pv) w.string(move);
+            w.end_array();
         }
-        o << "}";
+        o << w.end_object().take();
     } else {
         o << fen << " wld=" << wld << " dtw=" << (r.dtw ? std::to_string(*r.dtw) : "-")
           << " mtc=" << (r.mtc ? std::to_string(*r.mtc) : "-") << " best=" << (r.best ? *r.best : "-");

@@ -77,6 +77,38 @@ TEST_F(CApiErrors, EachKindOfFailureHasItsCode) {
     EXPECT_EQ(egdb_build(cancelled.path().string().c_str(), 3, 1, "wld", 1, nullptr, nullptr), 0) << egdb_last_error(-1);
 }
 
+TEST_F(CApiErrors, OpenRefusesOptionsAndCacheBoundsItCannotHonour) {
+    const std::string dir = scratch_->path().string();
+    for (const char* options : {"maxpieces=abc", "maxpieces", "maxpieces=-1", "maxpieces=6x"}) {
+        EXPECT_EQ(egdb_open(options, 16, dir.c_str(), ""), EGDB_BAD_ARGUMENT) << options;
+        EXPECT_NE(std::string(egdb_last_error(-1)).find("maxpieces"), std::string::npos) << egdb_last_error(-1);
+    }
+    for (const int cache_mb : {-5, 2147483647}) {
+        EXPECT_EQ(egdb_open("", cache_mb, dir.c_str(), ""), EGDB_BAD_ARGUMENT) << cache_mb;
+        const std::string message = egdb_last_error(-1);
+        EXPECT_NE(message.find("cache_mb " + std::to_string(cache_mb)), std::string::npos) << message;
+        EXPECT_NE(message.find("MiB"), std::string::npos) << message;  // the bound, named
+    }
+    // What the driver takes stays taken: maxpieces=N with blanks, with other words, 0 for no limit.
+    for (const char* options : {"maxpieces=2", "maxpieces = 2", "maxpieces=0", "other;maxpieces=2"}) {
+        const int handle = egdb_open(options, 0, dir.c_str(), "");
+        ASSERT_GE(handle, 0) << options << ": " << egdb_last_error(-1);
+        EXPECT_EQ(egdb_close(handle), 0);
+    }
+}
+
+TEST_F(CApiErrors, EveryFailedCallOnAClosedHandleSetsItsMessage) {
+    const int handle = egdb_open("", 16, scratch_->path().string().c_str(), "");
+    ASSERT_GE(handle, 0) << egdb_last_error(-1);
+    EXPECT_EQ(egdb_lookup_fen(handle, nullptr, 0), EGDB_FEN_ERROR);
+    EXPECT_NE(std::string(egdb_last_error(handle)).find("NULL"), std::string::npos);
+    ASSERT_EQ(egdb_close(handle), 0);
+    EXPECT_EQ(egdb_close(handle), EGDB_BAD_HANDLE);
+    EXPECT_NE(std::string(egdb_last_error(handle)).find("is not open"), std::string::npos) << egdb_last_error(handle);
+    EXPECT_EQ(egdb_lookup_fen(handle, "W:W28:B23", 0), EGDB_BAD_HANDLE);
+    EXPECT_NE(std::string(egdb_last_error(handle)).find("is not open"), std::string::npos) << egdb_last_error(handle);
+}
+
 // Every entry point that takes a position refuses an ill-formed one with EGDB_BAD_ARGUMENT and a
 // message, never reading the tables at an index the position does not have. The first position is
 // the input fuzz/fuzz_capi.cpp found: is_sharp_win looked it up unchecked (a white man off the

@@ -98,6 +98,30 @@ TEST(Cli, IndexRejectsBadLineWithoutWritingAnything) {
     EXPECT_NE(too_many.err.find("line 1"), std::string::npos) << too_many.err;
 }
 
+TEST(Cli, IndexErrorNamesTheTokenOnce) {
+    const CliRun r = run_cli("index", "W:W28:BX26\n");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("\"X26\""), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("X26"), r.err.rfind("X26")) << "the token is named twice: " << r.err;
+}
+
+TEST(Cli, VersionFlagPrintsTheVersion) {
+    const CliRun r = run_cli("--version");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "egdb " EGDB_TEST_VERSION "\n");
+}
+
+TEST(Cli, MissingAndWrongDatabasePathsAreNamedForWhatTheyAre) {
+    const auto dir = test::scratch_path("cli_paths");
+    const CliRun missing = run_cli("probe --db '" + (dir / "nowhere").string() + "' W:W28:BK26");
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("nowhere: does not exist"), std::string::npos) << missing.err;
+    std::ofstream(dir / "a-file") << "x";
+    const CliRun file = run_cli("info --db '" + (dir / "a-file").string() + "'");
+    EXPECT_EQ(file.exit_code, 2);
+    EXPECT_NE(file.err.find("a-file: is not a directory"), std::string::npos) << file.err;
+}
+
 TEST(Cli, PositionRejectsOutOfRangeIndex) {
     CliRun r = run_cli("position", "0 1 0 1 2449\n0 1 0 1 2450\n");
     EXPECT_EQ(r.exit_code, 2);
@@ -340,7 +364,14 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
               "W:W28:BK26 wld=loss dtw=6 mtc=- best=28-23 pv=28-23,26-31,23-19,31-9,19-14,9x20\n"
               "B:WK2:B15,30 wld=draw dtw=- mtc=- best=30-34 pv=-\n");
     const CliRun json = run_cli("probe --db '" + native + "' --json 'B:W28:BK26'");
-    EXPECT_EQ(json.out, "{\"fen\": \"B:W28:BK26\", \"wld\": \"win\", \"dtw\": 5, \"mtc\": 3, \"best\": \"26-31\"}\n");
+    // The field names of `egdb serve` and of --json --moves, in the same order.
+    EXPECT_EQ(json.out, "{\"category\":\"win\",\"dtw_plies\":5,\"mtc_plies\":3,\"fen\":\"B:W28:BK26\",\"best\":\"26-31\"}\n");
+    const CliRun moves = run_cli("probe --db '" + native + "' --json --moves 'B:W28:BK26'");
+    EXPECT_TRUE(moves.out.starts_with("{\"category\":\"win\",\"dtw_plies\":5,\"mtc_plies\":3,\"fen\":\"B:W28:BK26\","))
+        << moves.out;
+    const CliRun json_pv = run_cli("probe --db '" + native + "' --json --pv 'W:W28:BK26'");
+    EXPECT_EQ(json_pv.out, "{\"category\":\"loss\",\"dtw_plies\":6,\"mtc_plies\":2,\"fen\":\"W:W28:BK26\",\"best\":\"28-23\","
+                           "\"pv\":[\"28-23\",\"26-31\",\"23-19\",\"31-9\",\"19-14\",\"9x20\"]}\n");
 
     // Too many pieces, a bad FEN: exit 2, message, nothing on stdout.
     r = run_cli("probe --db '" + native + "' 'B:W28:BK26' 'W:W31-50:B1-20'");

@@ -202,6 +202,13 @@ TEST_F(HubSessionTest, InitialisationAndMiscellaneousCommandsWithoutEngine) {
     EXPECT_EQ(gui_lines(session.from_gui("ping")), std::vector<std::string>{"pong"});
     EXPECT_TRUE(session.from_gui("new-game").empty());
     EXPECT_TRUE(session.from_gui("some-future-command x=1").empty());
+    // A line whose first token is no command word was not understood, and the GUI is told.
+    for (const char* unreadable : {"=3", "\"unterminated", "\x01\x02", "pos\"x"}) {
+        const std::vector<std::string> answer = gui_lines(session.from_gui(unreadable));
+        ASSERT_EQ(answer.size(), 1u) << unreadable;
+        EXPECT_TRUE(answer[0].starts_with("error message=")) << answer[0];
+        EXPECT_NE(answer[0].find("is not a command"), std::string::npos) << answer[0];
+    }
     EXPECT_TRUE(session.from_gui("stop").empty());  // nothing to stop
     EXPECT_FALSE(session.quit());
     EXPECT_TRUE(session.from_gui("quit").empty());

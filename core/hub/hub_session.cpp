@@ -6,6 +6,7 @@
 
 #include "core/notation/hub_move.hpp"
 #include "core/notation/hub_position.hpp"
+#include "core/notation/notation_error.hpp"
 #include "core/notation/move_notation.hpp"
 #include "core/rules/movegen.hpp"
 
@@ -14,6 +15,13 @@ namespace {
 
 HubReply to_gui(std::string line) { return {HubReply::To::Gui, std::move(line)}; }
 HubReply to_engine(std::string line) { return {HubReply::To::Engine, std::string(line)}; }
+// Hub commands are words of letters, digits, '-' and '_' (ponder-hit, new-game, set-param).
+bool is_command_word(std::string_view word) {
+    return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+}
+
 HubReply error_line(std::string_view message) { return to_gui("error message=" + hub_value(message)); }
 
 // The command of a line without reading its arguments (which may be malformed).
@@ -110,6 +118,10 @@ void HubSession::handle_gui(std::string_view text, std::vector<HubReply>& out) {
         if (engine_) out.push_back(to_engine("quit"));
     } else if (engine_) {
         out.push_back(to_engine(std::string(text)));  // level, new-game, and what egdb does not know
+    } else if (!is_command_word(command)) {
+        // A command the protocol may add later is ignored (Hub engines skip what they do not know),
+        // but a line whose first token is no command word at all was not understood: say so.
+        out.push_back(error_line(std::string("cannot read the line: ") + quoted_token(command) + " is not a command"));
     }
 }
 

@@ -8,11 +8,13 @@
 #include "core/formats/kingsrow/database.hpp"
 #include "core/formats/kingsrow/directory/identify.hpp"
 #include "core/formats/kingsrow/dtw/dtw_database.hpp"
+#include "core/formats/kingsrow/open_options.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/native_layout.hpp"
 #include "core/index/slice.hpp"
 #include "core/probe/wld_algebra.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/directory_problem.hpp"
 
 namespace egdb {
 namespace {
@@ -72,6 +74,9 @@ std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> 
     if (directories.empty()) throw DatabaseError("no database directory given");
     std::unique_ptr<Database> db(new Database());
     db->directory_ = directories.front();
+    if (const std::string problem = kingsrow::open_options_problem(options.kingsrow_options); !problem.empty()) {
+        throw DatabaseError(problem, ErrorKind::InvalidArgument);
+    }
     // The driver's maxpieces option (12.1), parsed once for every backend; <= 0 means no limit.
     const int piece_limit = kingsrow::parse_maxpieces_option(options.kingsrow_options).value_or(0);
     for (const std::filesystem::path& directory : directories) db->add_directory(directory, options, piece_limit);
@@ -84,9 +89,8 @@ std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> 
 }
 
 void Database::add_directory(const std::filesystem::path& directory, const DatabaseOptions& options, int piece_limit) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(directory, ec)) {
-        throw DatabaseError("cannot open database " + directory.string() + ": not a directory");
+    if (const std::string problem = directory_problem(directory); !problem.empty()) {
+        throw DatabaseError("cannot open database " + directory.string() + ": " + problem);
     }
     std::vector<std::unique_ptr<Backend>> found;
     try {

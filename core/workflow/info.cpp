@@ -5,6 +5,7 @@
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/native_layout.hpp"
 #include "core/probe/database.hpp"
+#include "core/util/directory_problem.hpp"
 
 namespace egdb::workflow {
 
@@ -15,9 +16,8 @@ double DatabaseInfo::bits_per_position(std::uint64_t bytes) const noexcept {
 DatabaseInfo describe_database(const std::filesystem::path& directory) {
     DatabaseInfo info;
     info.directory = directory;
-    std::error_code ec;
-    if (!std::filesystem::is_directory(directory, ec)) {
-        throw DatabaseError("cannot describe " + directory.string() + ": not a directory");
+    if (const std::string problem = directory_problem(directory); !problem.empty()) {
+        throw DatabaseError("cannot describe " + directory.string() + ": " + problem);
     }
     if (native::has_slice_files(directory)) {
         const native::NativeDatabase db{directory};

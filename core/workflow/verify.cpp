@@ -7,6 +7,7 @@
 #include "core/formats/native/native_layout.hpp"
 #include "core/util/error.hpp"
 #include "core/util/stopwatch.hpp"
+#include "core/util/directory_problem.hpp"
 
 namespace egdb::workflow {
 namespace {
@@ -129,9 +130,8 @@ std::vector<std::string> VerifyResult::problems() const {
 }
 
 VerifyResult verify_directory(const std::filesystem::path& directory, const VerifyRequest& request) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(directory, ec)) {
-        throw DatabaseError("cannot verify " + directory.string() + ": not a directory");
+    if (const std::string problem = directory_problem(directory); !problem.empty()) {
+        throw DatabaseError("cannot verify " + directory.string() + ": " + problem);
     }
     if (native::has_slice_files(directory)) return verify_native(directory, request);
     const std::unique_ptr<Database> db = Database::open(directory);

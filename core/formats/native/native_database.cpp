@@ -6,14 +6,14 @@
 
 #include "core/generate/one_ply_check.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/directory_problem.hpp"
 
 namespace egdb::native {
 
 NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptions options)
     : directory_(directory) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(directory, ec)) {
-        throw RuntimeError(ErrorKind::NoDatabase, "cannot open database directory " + directory.string() + ": not a directory");
+    if (const std::string problem = directory_problem(directory); !problem.empty()) {
+        throw RuntimeError(ErrorKind::NoDatabase, "cannot open database directory " + directory.string() + ": " + problem);
     }
     std::uint64_t owner = 0;
     int found = 0;
