@@ -455,9 +455,12 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
     // carries egdb's trailer, the one-ply check of random positions decides.
     r = run_cli("verify '" + v2 + "' --sample 500");
     EXPECT_EQ(r.exit_code, 0) << r.out;
-    EXPECT_NE(r.out.find("db3.cpr1"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("wrong"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("written by egdb"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("db3.cpr1                 egdb's encoding (crc"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("db3.idx1                 ok (published CRC-32"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("wrong"), std::string::npos) << "an egdb set's own encoding is no error: " << r.out;
+    EXPECT_NE(r.out.find("written by egdb: 4 of 4 present; the identifying file db3.idx1 has the published CRC-32"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("positions checked against their successors (wld,dtw), 0 mismatches, 0 tables not checked"),
               std::string::npos)
         << r.out;
@@ -476,7 +479,47 @@ TEST(CliDatabase, BuildProbeInfoVerifyOnNativeAndKingsrowDirectories) {
     r = run_cli("verify '" + stripped + "' --sample 0");
     EXPECT_EQ(r.exit_code, 1) << r.out;
     EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("WRONG (crc"), std::string::npos) << r.out;
     EXPECT_EQ(run_cli("verify '" + v2 + "' --sample x").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace egdb
+
+namespace egdb {
+namespace {
+
+// A Kingsrow installation keeps WLD, MTC and DTW in folders of its own below its top folder; the
+// top folder given alone opens all three (the names matched without regard to case, as Windows
+// does), and a folder with neither files nor those folders says what it expected.
+TEST(CliDatabase, KingsrowInstallationTopFolderOpensItsDatabaseFolders) {
+    const test::ScratchDir scratch("cli_installation");
+    const std::filesystem::path& root = scratch.path();
+    const std::filesystem::path built = root / "built", top = root / "Kingsrow International";
+    const CliRun r = run_cli("build --pieces 3 --threads 2 --format kingsrow-runlen --out '" + built.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::filesystem::path wld = top / "wld_database", mtc = top / "MTC_Database", dtw = top / "dtw_database";
+    for (const auto& folder : {wld, mtc, dtw}) std::filesystem::create_directories(folder);
+    for (const auto& entry : std::filesystem::directory_iterator(built)) {
+        const std::string extension = entry.path().extension().string();
+        const auto& to = extension.ends_with("_mtc") ? mtc : extension.ends_with("_dtw") ? dtw : wld;
+        std::filesystem::copy_file(entry.path(), to / entry.path().filename());
+    }
+    std::filesystem::create_directories(top / "games");  // an installation holds other folders too
+    // Kingsrow's MTC files hold no distance below 10 plies: mtc=- here, with MTC open.
+    const CliRun probe = run_cli("probe --db '" + top.string() + "' 'B:W28:BK26'");
+    EXPECT_EQ(probe.exit_code, 0) << probe.err;
+    EXPECT_EQ(probe.out, "B:W28:BK26 wld=win dtw=5 mtc=- best=26-31\n");
+    const CliRun only_wld = run_cli("probe --db '" + wld.string() + "' 'B:W28:BK26'");
+    EXPECT_EQ(only_wld.out, "B:W28:BK26 wld=win dtw=- mtc=- best=26-31\n") << only_wld.err;
+    const CliRun info = run_cli("info --db '" + top.string() + "'");
+    EXPECT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_NE(info.out.find("WLD yes, MTC yes, DTW yes"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("MTC_Database/db3.idx_mtc"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("dtw_database/db3.idx_dtw"), std::string::npos) << info.out;
+    const CliRun nothing = run_cli("probe --db '" + (top / "games").string() + "' 'B:W28:BK26'");
+    EXPECT_EQ(nothing.exit_code, 2);
+    EXPECT_NE(nothing.err.find("wld_database, mtc_database, dtw_database"), std::string::npos) << nothing.err;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "core/probe/database.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <regex>
 #include <stdexcept>
 #include <string>
@@ -48,7 +50,38 @@ KingsrowFamilies scan_kingsrow_files(const std::filesystem::path& dir) {
 
 int capped(int pieces, int piece_limit) noexcept { return piece_limit > 0 ? std::min(pieces, piece_limit) : pieces; }
 
+bool holds_database_files(const std::filesystem::path& dir) {
+    if (native::has_slice_files(dir)) return true;
+    const KingsrowFamilies f = scan_kingsrow_files(dir);
+    return f.v2 > 0 || f.idx > 0 || f.mtc > 0 || f.dtw > 0;
+}
+
+// The folders a Kingsrow installation keeps its databases in, below its top folder, in the order
+// their kinds are taken (WLD first, then MTC, then DTW).
+constexpr std::array<std::string_view, 3> kInstallationFolders = {"wld_database", "mtc_database", "dtw_database"};
+
 }  // namespace
+
+std::vector<std::filesystem::path> database_folders(const std::filesystem::path& directory) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(directory, ec) || holds_database_files(directory)) return {directory};
+    std::array<std::filesystem::path, kInstallationFolders.size()> found;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+        if (!entry.is_directory(ec)) continue;
+        std::string name = entry.path().filename().string();
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        for (std::size_t k = 0; k < kInstallationFolders.size(); ++k) {
+            if (name == kInstallationFolders[k] && holds_database_files(entry.path())) found[k] = entry.path();
+        }
+    }
+    std::vector<std::filesystem::path> folders;
+    for (const std::filesystem::path& folder : found) {
+        if (!folder.empty()) folders.push_back(folder);
+    }
+    if (folders.empty()) return {directory};
+    return folders;
+}
+
 
 std::vector<std::filesystem::path> split_directory_list(const std::string& text) {
     std::error_code ec;
@@ -79,7 +112,9 @@ std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> 
     }
     // The driver's maxpieces option (12.1), parsed once for every backend; <= 0 means no limit.
     const int piece_limit = kingsrow::parse_maxpieces_option(options.kingsrow_options).value_or(0);
-    for (const std::filesystem::path& directory : directories) db->add_directory(directory, options, piece_limit);
+    for (const std::filesystem::path& given : directories) {
+        for (const std::filesystem::path& directory : database_folders(given)) db->add_directory(directory, options, piece_limit);
+    }
     // The primary source: WLD, else MTC, else DTW (what egdb_type reports and egdb_lookup reads).
     const Backend* primary = db->wld_ ? db->wld_ : db->mtc_ ? db->mtc_ : db->dtw_;
     db->type_ = primary->type();
@@ -135,8 +170,9 @@ void Database::add_directory(const std::filesystem::path& directory, const Datab
     }
     if (found.empty()) {
         throw DatabaseError("no endgame database in " + directory.string() +
-                            ": expected egdb slice files (slice-*.egdb) or Kingsrow files (db*.idx1, .idx, "
-                            ".idx_mtc, .idx_dtw)");
+                            ": expected egdb slice files (slice-*.egdb), Kingsrow files (db*.idx1, .idx, "
+                            ".idx_mtc, .idx_dtw), or a Kingsrow installation's wld_database, mtc_database, "
+                            "dtw_database folders holding them");
     }
     for (std::unique_ptr<Backend>& b : found) {
         const Backend* raw = b.get();

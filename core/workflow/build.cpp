@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 
+#include "core/formats/kingsrow/codecs/tunstall_tables.hpp"
 #include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
@@ -582,6 +583,16 @@ BuildReport build_database(const BuildRequest& request, const BuildObserver& obs
     if (!request.kinds.wld) throw RuntimeError(ErrorKind::InvalidArgument, "the kinds must include wld");
     if (request.zstd_level < 1 || request.zstd_level > 22) {
         throw RuntimeError(ErrorKind::InvalidArgument, "the zstd level must be in 1..22");
+    }
+    if (request.format == OutputFormat::KingsrowV1 || request.format == OutputFormat::KingsrowV2) {
+        // Refused before solving (minutes at 5 pieces) rather than when the first file is encoded.
+        const kingsrow::TunstallTableData tables = kingsrow::builtin_tunstall_tables(
+            request.format == OutputFormat::KingsrowV1 ? kingsrow::TunstallVersion::V1 : kingsrow::TunstallVersion::V2);
+        if (!tables.available()) {
+            throw RuntimeError(ErrorKind::Unsupported, "cannot write the Kingsrow " +
+                                                           std::string(request.format == OutputFormat::KingsrowV1 ? "V1" : "V2") +
+                                                           " format: " + std::string(tables.unavailable_reason));
+        }
     }
     const int threads = request.threads > 0 ? request.threads : default_threads();
     create_output(request.out);

@@ -52,11 +52,16 @@ DatabaseInfo describe_database(const std::filesystem::path& directory) {
     for (SliceId s : all_slices(db->max_pieces())) {
         if (is_canonical(s)) info.positions_both_sides += slice_size(s) * (is_color_symmetric(s) ? 1 : 2);
     }
-    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-        if (!entry.is_regular_file()) continue;
-        const std::uint64_t bytes = entry.file_size();
-        info.files.push_back({entry.path().filename().string(), bytes});
-        info.total_bytes += bytes;
+    // The files of every folder opened; those of a Kingsrow installation's folders named with it.
+    const std::vector<std::filesystem::path> folders = database_folders(directory);
+    for (const std::filesystem::path& folder : folders) {
+        for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+            if (!entry.is_regular_file()) continue;
+            const std::uint64_t bytes = entry.file_size();
+            const std::string name = entry.path().filename().string();
+            info.files.push_back({folder == directory ? name : folder.filename().string() + "/" + name, bytes});
+            info.total_bytes += bytes;
+        }
     }
     std::sort(info.files.begin(), info.files.end(), [](const FileInfo& a, const FileInfo& b) { return a.name < b.name; });
     return info;
