@@ -4,7 +4,8 @@
 #   dist/egdb-<v>-cp3XY-cp3XY-manylinux_2_17_<arch>.manylinux2014_<arch>.whl
 #                  the Python wheels, CPython 3.9-3.13 x x86_64, aarch64: built with Zig against
 #                  glibc 2.17 (cmake/toolchains/zig-linux.cmake) in build-zig-<arch>, one core and
-#                  one libegdb.so per processor, one extension module per Python version
+#                  one libegdb.so per processor, one extension module per Python version, and the
+#                  egdb program (pip puts it on the PATH; every command but serve)
 #   dist/egdb-<v>.jar
 #                  the Java binding with its natives for linux-x86_64, linux-aarch64 (the Zig
 #                  builds) and windows-x86_64 (MinGW-w64, build-mingw-x86_64), also installed into
@@ -59,13 +60,31 @@ for minor in 9 10 11 12 13; do
   fi
 done
 
+# The header-only libraries of the egdb program (CLI11, nlohmann-json), alone in a folder the cross
+# builds include (CMakeLists.txt, EGDB_HEADER_ONLY_INCLUDE_DIR).
+header_only=$root/build/deps/header-only
+mkdir -p "$header_only"
+for library in CLI nlohmann; do
+  [[ -d /usr/include/$library ]] || { echo "package: /usr/include/$library missing: run scripts/setup.sh" >&2; exit 1; }
+  ln -sfn "/usr/include/$library" "$header_only/$library"
+done
+
 zig_build() {  # zig_build ARCH TARGET...: the Zig cross build of build-zig-ARCH
   local arch=$1 abis
   shift
   abis=$(IFS=';'; echo "${python_abis[*]}")
   echo "package: Zig build for $arch-linux-gnu.2.17 in build-zig-$arch (${*})"
-  cmake -S . -B "build-zig-$arch" "${shipped[@]}" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/zig-linux.cmake" \
-    -DEGDB_ZIG_ARCH="$arch" -DEGDB_BUILD_CLI=OFF -DEGDB_BUILD_PYTHON=ON -DEGDB_PYTHON_ABIS="$abis" \
+  # The egdb program without egdb serve (EGDB_HTTP=OFF): libmicrohttpd is not built for the target.
+  # ccache takes the Zig wrapper as the compiler: it is told which compiler that is by Zig's
+  # version, since the wrapper's own path and date differ from clone to clone.
+  local zig_launcher=()
+  if ((${#launcher[@]})); then
+    zig_launcher=("-DCMAKE_C_COMPILER_LAUNCHER=env;CCACHE_COMPILERCHECK=string:zig-$zig_version;ccache"
+                  "-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_COMPILERCHECK=string:zig-$zig_version;ccache")
+  fi
+  cmake -S . -B "build-zig-$arch" "${shipped[@]}" "${zig_launcher[@]}" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/zig-linux.cmake" \
+    -DEGDB_ZIG_ARCH="$arch" -DEGDB_BUILD_CLI=ON -DEGDB_HTTP=OFF -DEGDB_HEADER_ONLY_INCLUDE_DIR="$header_only" \
+    -DEGDB_BUILD_PYTHON=ON -DEGDB_PYTHON_ABIS="$abis" \
     -DEGDB_PYBIND11_INCLUDE_DIR="$("$venv/bin/python" -c 'import pybind11; print(pybind11.get_include())')" >/dev/null
   cmake --build "build-zig-$arch" -j "$jobs" --target "$@"
 }
@@ -90,15 +109,17 @@ if wants python || wants java; then
     echo "package: no CPython 3.9-3.13 headers on this machine: no wheel can be built" >&2
     exit 1
   fi
+  zig_version=$("$venv/bin/python" -m ziglang version)
   for arch in x86_64 aarch64; do
-    zig_build "$arch" egdb_c egdb_jni egdb_python_extensions
+    zig_build "$arch" egdb_c egdb_jni egdb_python_extensions egdb
   done
 fi
 
 if wants python; then
   rm -f "$dist"/egdb-*.whl
   for arch in x86_64 aarch64; do
-    "$venv/bin/python" scripts/make_wheels.py --build "build-zig-$arch" --arch "$arch" --out "$dist"
+    "$venv/bin/python" scripts/make_wheels.py --build "build-zig-$arch" --arch "$arch" --out "$dist" \
+      --program "build-zig-$arch/cli/egdb"
   done
 fi
 

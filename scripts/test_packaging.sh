@@ -197,6 +197,9 @@ egdb.build('py$minor-db3', 3)
 with egdb.open('py$minor-db3') as db:
     print(f'python {sys.version_info[0]}.{sys.version_info[1]}:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'))" 2>&1) || true
   expect_output "cp3$minor wheel: import, build, probe" "python 3.$minor: win 5" "$out"
+  # The wheel's egdb program, on the environment's PATH as pip installs it.
+  out=$(cd "$work" && env PATH="$bare_path" egdb probe --db "py$minor-db3" 'B:W28:BK26' 2>&1) || true
+  expect_output "cp3$minor wheel: the egdb program on the PATH" "B:W28:BK26 wld=win dtw=5" "$out"
   tested_minors+=("$minor")
 done
 # The whole Python suite on the oldest and the newest version tested.
