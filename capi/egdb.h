@@ -4,7 +4,7 @@
  * This header is the whole contract: the Python, Java and VBA bindings call nothing else.
  *
  * Compatibility: every function of the Kingsrow DLL (egdb_intl, branch dll) exists here with the
- * same name, arguments and meaning (kingsrow-format.md 13.1), so a program written for
+ * same name, arguments and meaning (docs/kingsrow.md §7), so a program written for
  * egdb_intl64.dll / egdb_intl32.dll switches by swapping the library. Differences, all of them
  * in the direction of safety:
  *   - handles: up to EGDB_MAX_HANDLES databases may be open at once (upstream: 4); a handle is
@@ -62,7 +62,7 @@
 extern "C" {
 #endif
 
-/* A position: three 64-bit bitboards (kingsrow-format.md 1.2). Square s (1..50) is bit
+/* A position: three 64-bit bitboards (docs/kingsrow.md §1). Square s (1..50) is bit
  * (s-1) + (s-1)/10, so bits 10, 21, 32 and 43 are never set. Same layout as the Kingsrow
  * driver's Position (24 bytes). */
 typedef struct EgdbPosition {
@@ -125,11 +125,12 @@ enum { EGDB_MAXMOVELEN = 20, EGDB_MAXMOVES = 128, EGDB_MAXFENLEN = 180 };
 enum { EGDB_MAX_HANDLES = 64 };
 
 /* ---------------------------------------------------------------------------------------------
- * Kingsrow DLL functions (kingsrow-format.md 13.1)
+ * Kingsrow DLL functions (docs/kingsrow.md §7)
  * ------------------------------------------------------------------------------------------- */
 
-/* Opens the database in `directory` (a Kingsrow set of any type, an egdb native database, or a
- * folder with several kinds, e.g. WLD + DTW + MTC). `directory` may also list several folders
+/* Opens the database in `directory` (a Kingsrow set of any type, an egdb native database, a
+ * folder with several kinds, e.g. WLD + DTW + MTC, or a Kingsrow installation's top folder holding
+ * wld_database, mtc_database and dtw_database; docs/kingsrow.md §8). `directory` may also list several folders
  * separated by ';' ("wld_database;mtc_database;dtw_database", as a Kingsrow installation keeps
  * them): each kind then comes from the first folder holding it (a `directory` that exists as
  * given is never split). `options`: NULL or "" or Kingsrow options
@@ -150,21 +151,23 @@ EGDB_API int EGDB_CALL egdb_close(int handle);
  * Returns 0 and sets *egdb_type and *max_pieces, or EGDB_IDENTIFY_FAIL (outputs untouched). */
 EGDB_API int EGDB_CALL egdb_identify(const char *directory, int *egdb_type, int *max_pieces);
 
-/* The stored value of a position, as upstream: EGDB_WIN/LOSS/DRAW..., EGDB_UNKNOWN for
- * positions the format does not store (e.g. captures), EGDB_SUBDB_UNAVAILABLE, and with cl != 0
+/* The stored value of a position, as upstream (docs/kingsrow.md §3: in Kingsrow sets the stored
+ * value of a position whose side to move must capture is arbitrary; use the lookup with search
+ * for a true value): EGDB_WIN/LOSS/DRAW..., EGDB_UNKNOWN for positions the format does not
+ * store, EGDB_SUBDB_UNAVAILABLE, and with cl != 0
  * EGDB_NOT_IN_CACHE instead of reading the disk. For an MTC handle: the MTC (see above). For a
  * DTW handle: floor(DTW plies / 2). Errors: EGDB_BAD_HANDLE, EGDB_NULL_ARGUMENT, EGDB_BAD_ARGUMENT. */
 EGDB_API int EGDB_CALL egdb_lookup(int handle, const EgdbPosition *pos, int color, int cl);
 EGDB_API int EGDB_CALL egdb_lookup_fen(int handle, const char *fen, int cl);
 
 /* The true win/loss/draw value of any position with at most the database's pieces: captures,
- * excluded sides and unstored positions resolved by search (13.3, no time limit).
+ * excluded sides and unstored positions resolved by search (docs/kingsrow.md §4, no time limit).
  * Returns EGDB_WIN, EGDB_LOSS, EGDB_DRAW, or an error (EGDB_NOT_WLD_TYPE,
  * EGDB_LOOKUP_NOT_POSSIBLE when the position has too many pieces or a slice is missing). */
 EGDB_API int EGDB_CALL egdb_lookup_with_search(int handle, const EgdbPosition *pos, int color);
 EGDB_API int EGDB_CALL egdb_lookup_fen_with_search(int handle, const char *fen);
 
-/* All legal moves of a won or lost position with their distances, best first (13.4, 13.5).
+/* All legal moves of a won or lost position with their distances, best first (docs/kingsrow.md §5).
  * handle_dist may be a DTW handle (distances: plies to the end of the game, counting the move) or
  * an MTC handle (the successor's MTC). handle_wld must hold WLD data (it may be the same handle
  * as handle_dist when one directory holds both). Returns the number of entries, or
@@ -181,7 +184,7 @@ EGDB_API int EGDB_CALL get_movelist(const EgdbPosition *pos, int color, EgdbPosi
 /* -1 if the side to move has a capture, 0 if not (a 16-bit VBA Boolean). */
 EGDB_API int16_t EGDB_CALL is_capture(const EgdbPosition *pos, int color);
 
-/* Positions in a slice (kingsrow-format.md 2.3), or EGDB_BAD_ARGUMENT. */
+/* Positions in a slice (docs/kingsrow.md §2), or EGDB_BAD_ARGUMENT. */
 EGDB_API int64_t EGDB_CALL getdatabasesize_slice(int nbm, int nbk, int nwm, int nwk);
 
 /* The position with a given index in a slice (no colour reversal). An index out of range or
@@ -196,11 +199,11 @@ EGDB_API int64_t EGDB_CALL positiontoindex(const EgdbPosition *pos, int nbm, int
  * 0 otherwise; negative error codes as egdb_lookup_with_search. */
 EGDB_API int16_t EGDB_CALL is_sharp_win(int handle, const EgdbPosition *pos, int color, EgdbPosition *sharp);
 
-/* The PDN move from `from` to `to` (13.7) into `out` (at least 128 bytes), returns its length;
+/* The PDN move from `from` to `to` (docs/kingsrow.md §6) into `out` (at least 128 bytes), returns its length;
  * 0 and "" if `to` is not a legal successor. */
 EGDB_API int EGDB_CALL move_string(const EgdbPosition *from, const EgdbPosition *to, int color, char *out);
 
-/* FEN of a position (13.6) into fen[EGDB_MAXFENLEN]; returns the length. */
+/* FEN of a position (docs/kingsrow.md §6) into fen[EGDB_MAXFENLEN]; returns the length. */
 EGDB_API int EGDB_CALL positiontofen(const EgdbPosition *pos, int color, char fen[EGDB_MAXFENLEN]);
 
 /* Parses a FEN: 0, or EGDB_FEN_ERROR (message in egdb_last_error(-1)); outputs untouched on error. */
@@ -293,7 +296,7 @@ EGDB_API int EGDB_CALL egdb_build(const char *directory, int pieces, int threads
 enum { EGDB_HUBLEN = 52 };
 
 /* Move notations of egdb_move_text. PDN: "32-28", "28x19", the full path "26x37x48" only where
- * two captures share their start and end squares (13.7, as move_string). HUB: "32-28", and a
+ * two captures share their start and end squares (docs/kingsrow.md §6, as move_string). HUB: "32-28", and a
  * capture as from, to and every captured square in ascending order: "28x19x23". */
 enum { EGDB_NOTATION_PDN = 0, EGDB_NOTATION_HUB = 1 };
 

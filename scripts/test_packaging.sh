@@ -16,7 +16,8 @@
 #   4. Java: the jar's natives for linux-x86_64, linux-aarch64 (the C test program on the jar's
 #      libegdb.so under qemu-aarch64) and windows-x86_64 (the files the Wine stage runs);
 #      tests/consumers/java, which only declares org.egdb:egdb, compiled by Maven and run with
-#      plain `java -cp` (no JVM flags), the jar extracting its own native library.
+#      plain `java -cp` (no JVM flags), the jar extracting its own native library;
+#   5. README.md's quick start, every block run as written in a folder holding dist/.
 # Usage: scripts/test_packaging.sh   (after scripts/setup.sh; runs scripts/package.sh first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -301,6 +302,12 @@ mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$consumer/pom.xml" comp
 out=$(env -u LD_LIBRARY_PATH -u JAVA_TOOL_OPTIONS -u JDK_JAVA_OPTIONS \
   java -cp "$consumer/target/classes:$(cat "$work/java-classpath.txt")" ProbeConsumer "$work/java-db3" 2>&1) || true
 expect_output "java consumer (no JVM flags)" "java: WIN in 5 plies, best move 26-31" "$out"
+
+echo "== README.md's quick start, run as written in a folder holding dist/ (tests/readme/quickstart_test.py)"
+if ! "$venv_tools/bin/python" tests/readme/quickstart_test.py --readme README.md --dist "$root/dist" \
+     --egdb "$root/dist/prefix/bin/egdb" --work "$work/quickstart"; then
+  fail "the README's quick start"
+fi
 
 if ((failures)); then
   echo "packaging: $failures check(s) failed"

@@ -10,7 +10,7 @@ from typing import NamedTuple, Protocol, Union
 from . import _egdb
 from ._errors import FenError
 
-# Square s (1..50) is bit (s - 1) + (s - 1) // 10 of a bitboard (kingsrow-format.md 1.2).
+# Square s (1..50) is bit (s - 1) + (s - 1) // 10 of a bitboard (docs/kingsrow.md §1).
 _SQUARE_BITS = tuple((s - 1) + (s - 1) // 10 for s in range(1, 51))
 _BOARD_MASK = sum(1 << b for b in _SQUARE_BITS)
 
