@@ -15,6 +15,12 @@
 #                  headers, lib/libegdb.so and libegdb.a, the CMake package, egdb.pc) of the
 #                  portable host build (build-portable: baseline x86-64, static zstd and C++
 #                  runtime); its egdb program has every command, egdb serve included
+#   dist/egdb-<v>.tar.gz
+#                  the Python source distribution: the whole source tree with a top pyproject.toml,
+#                  for `pip install` where no wheel fits (builds with CMake and a C++20 compiler)
+#   dist/egdb-<v>-windows-x86_64.zip
+#                  egdb.dll (MinGW-w64, its C++ runtime inside), its import library, egdb.h and
+#                  vba/egdb.bas, for Windows programs and 64-bit Excel
 #   dist/SHA256SUMS
 # Usage: scripts/package.sh [c|python|java]...   (default: all three; after scripts/setup.sh)
 set -euo pipefail
@@ -116,7 +122,8 @@ if wants python || wants java; then
 fi
 
 if wants python; then
-  rm -f "$dist"/egdb-*.whl
+  rm -f "$dist"/egdb-*.whl "$dist/egdb-$version.tar.gz"
+  "$venv/bin/python" scripts/make_sdist.py --out "$dist"
   for arch in x86_64 aarch64; do
     "$venv/bin/python" scripts/make_wheels.py --build "build-zig-$arch" --arch "$arch" --out "$dist" \
       --program "build-zig-$arch/cli/egdb"
@@ -140,6 +147,17 @@ if wants java; then
   done
   mkdir -p "$natives/native/windows-x86_64"
   cp build-mingw-x86_64/bindings/java/egdb_jni.dll build-mingw-x86_64/capi/egdb.dll "$natives/native/windows-x86_64/"
+  # The same egdb.dll for Windows programs and Excel (64-bit), with its header and VBA module.
+  rm -f "$dist/egdb-$version-windows-x86_64.zip"
+  "$venv/bin/python" - "$dist/egdb-$version-windows-x86_64.zip" "egdb-$version-windows-x86_64" <<'EOF'
+import sys, zipfile
+archive, top = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+    for source, name in (("build-mingw-x86_64/capi/egdb.dll", "egdb.dll"),
+                         ("build-mingw-x86_64/capi/libegdb.dll.a", "libegdb.dll.a"),
+                         ("capi/egdb.h", "include/egdb/egdb.h"), ("vba/egdb.bas", "egdb.bas")):
+        z.write(source, f"{top}/{name}")
+EOF
   # -DskipTests: scripts/test.sh runs the JUnit suite (mvn test); here the jar is made and
   # installed, and scripts/test_packaging.sh runs it from a consumer project.
   mvn -B -q --no-transfer-progress -Dstyle.color=never -f java/pom.xml install -DskipTests \
@@ -149,7 +167,7 @@ if wants java; then
   echo "package: $dist/egdb-$version.jar (installed as org.egdb:egdb:$version in the local Maven repository)"
 fi
 
-(cd "$dist" && find . -maxdepth 1 -type f \( -name '*.whl' -o -name '*.jar' -o -name '*.tar.gz' \) -printf '%f\n' |
+(cd "$dist" && find . -maxdepth 1 -type f \( -name '*.whl' -o -name '*.jar' -o -name '*.tar.gz' -o -name '*.zip' \) -printf '%f\n' |
   sort | xargs -r sha256sum >SHA256SUMS)
 echo "package: $dist/SHA256SUMS:"
 sed 's/^/  /' "$dist/SHA256SUMS"

@@ -250,6 +250,38 @@ else
   echo "SKIP: aarch64 wheel: qemu-aarch64 or the aarch64 CPython of scripts/setup.sh (build/aarch64-root) is missing"
 fi
 
+echo "== Python: the sdist builds the package where no wheel fits"
+sdist=$root/dist/egdb-$(sed -n 's/^project(egdb VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt).tar.gz
+if [[ -f $sdist ]]; then
+  # Unpacked into a fixed folder below the clone, built by scikit-build-core as pip does, with the
+  # tools of build/venv (no download) and ccache (the folder's paths are relative to the clone).
+  rm -rf "$work/sdist" && mkdir -p "$work/sdist" && tar -xzf "$sdist" -C "$work/sdist"
+  sdist_tree=$(ls -d "$work"/sdist/egdb-*)
+  sdist_args=(-C "build-dir=$work/sdist/build")
+  if command -v ccache >/dev/null; then
+    sdist_args+=(-C cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache -C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  # The Kingsrow tables from where this build found them (a user's build downloads them).
+  tables=$(sed -n 's/^EGDB_KINGSROW_TABLES:PATH=//p' build-portable/CMakeCache.txt 2>/dev/null || true)
+  [[ -n $tables ]] && sdist_args+=(-C "cmake.define.EGDB_KINGSROW_TABLES=$tables")
+  if CCACHE_BASEDIR=$root CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$venv_tools/bin/pip" wheel -q --disable-pip-version-check \
+       --no-deps --no-build-isolation -w "$work/sdist/wheel" "${sdist_args[@]}" "$sdist_tree" >"$work/sdist/log.txt" 2>&1; then
+    python3 -m venv "$work/sdist/venv"
+    "$work/sdist/venv/bin/pip" install -q --disable-pip-version-check "$work"/sdist/wheel/egdb-*.whl
+    out=$(cd "$work/sdist" && "$work/sdist/venv/bin/python" -c "
+import egdb
+egdb.build('db3', 3)
+with egdb.open('db3') as db:
+    print('from the sdist:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'))" 2>&1) || true
+    expect_output "a wheel built from $(basename "$sdist"), installed and probed" "from the sdist: win 5" "$out"
+  else
+    tail -n 20 "$work/sdist/log.txt"
+    fail "pip wheel of $(basename "$sdist") failed"
+  fi
+else
+  fail "no sdist in dist/"
+fi
+
 echo "== Java: the jar's natives, and a consumer project that only declares the dependency"
 jar=$(ls "$root"/dist/egdb-*.jar)
 # The listing is taken whole before it is searched: `unzip -l | grep -q` under pipefail fails when
