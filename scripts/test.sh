@@ -14,7 +14,7 @@
 #      (includes the README example, the Hub engine against pydraughts and dame-rs, the VBA
 #      declaration check, and the MinGW-w64 cross build of egdb.dll for x86-64 and i686 into
 #      build-mingw-<arch> with the check of its export table); the Java binding (mvn test) with
-#      the portable JNI library;
+#      the natives the jar carries for linux-x86_64;
 #   6. the libFuzzer harnesses of fuzz/ (Clang, ASan + UBSan), each for 15 s from its seed corpus
 #      (scripts/fuzz.sh; scripts/fuzz-long.sh runs them for longer);
 #   7. the Windows DLL executed: tests/c/capi_test.c cross-compiled with MinGW-w64 and run under
@@ -89,8 +89,8 @@ fi
 "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps --no-index --find-links dist egdb
 "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider python/tests
 
-stage "Java binding: mvn test (JUnit 5) with the portable JNI library"
-mvn -B --no-transfer-progress -f java/pom.xml test -Degdb.native.dir="$PWD/build-portable/bindings/java"
+stage "Java binding: mvn test (JUnit 5) with the jar's linux-x86_64 natives (Zig, glibc 2.17)"
+mvn -B --no-transfer-progress -f java/pom.xml test -Degdb.native.dir="$PWD/build/jar-natives/native/linux-x86_64"
 
 stage "Fuzzing: every libFuzzer harness of fuzz/ for 15 s, two at a time (scripts/fuzz.sh)"
 scripts/fuzz.sh 15

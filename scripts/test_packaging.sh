@@ -104,6 +104,12 @@ done
 
 echo "== C and C++: consumer projects against the installed prefix"
 prefix=$root/dist/prefix
+# Users include <egdb/egdb.h>: the source tree's capi/ folder is no part of the installed layout.
+if [[ -f $prefix/include/egdb/egdb.h && -z $(find "$prefix" -path '*capi*') ]]; then
+  echo "ok: the prefix has include/egdb/egdb.h and no path containing capi/"
+else
+  fail "the prefix lacks include/egdb/egdb.h or has paths containing capi/: $(find "$prefix" -path '*capi*' | head -n 3)"
+fi
 cmake -S tests/consumers/cmake -B "$work/cmake-consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/cmake-consumer" >/dev/null
