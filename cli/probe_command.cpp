@@ -178,7 +178,9 @@ void add_probe(CLI::App& app) {
     command.add_flag("--pv", o->want_pv);
     command.add_flag("--moves", o->moves);
     add_integer(command, "--cache-mb", o->cache_mb, 1, 1 << 20);
-    command.add_option("FEN", o->arguments);
+    // As the shell passed them: CLI11 would read "[a,b]" as a list, which strips the brackets of
+    // a PDN tag '[FEN "W:W28,33:B1"]' and splits it at its commas.
+    command.add_option("FEN", o->arguments)->allow_extra_args(false);
 }
 
 void add_info(CLI::App& app) {

@@ -81,7 +81,8 @@ void add_serve(CLI::App& app) {
     command.add_option("--db", o->databases)
         ->type_name("DIR")
         ->required()
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->allow_extra_args(false);  // one directory per --db, as the shell passed it (no "[a,b]" lists)
     add_integer(command, "--port", o->server.port, 0, 65535);
     command.add_option("--bind", o->server.bind_address)->type_name("ADDR");
     add_integer(command, "--threads", o->server.limits.threads, 1, 1024);

@@ -105,6 +105,20 @@ TEST(Cli, IndexErrorNamesTheTokenOnce) {
     EXPECT_EQ(r.err.find("X26"), r.err.rfind("X26")) << "the token is named twice: " << r.err;
 }
 
+TEST(CliDatabase, FenArgumentsReachTheReaderAsTheShellPassedThem) {
+    const test::ScratchDir scratch("cli_fen_arguments");
+    const std::string db = (scratch.path() / "db3").string();
+    ASSERT_EQ(run_cli("build --pieces 3 --threads 2 --kinds wld --out '" + db + "'").exit_code, 0);
+    // A PDN tag with a comma inside, as an argument and on standard input: the same answer.
+    const std::string tag = "[FEN \"W:W28,33:BK26\"]";
+    const CliRun argument = run_cli("probe --db '" + db + "' '" + tag + "'");
+    EXPECT_EQ(argument.exit_code, 0) << argument.err;
+    const CliRun input = run_cli("probe --db '" + db + "' -", tag + "\n");
+    EXPECT_EQ(input.exit_code, 0) << input.err;
+    EXPECT_EQ(argument.out, input.out);
+    EXPECT_TRUE(argument.out.starts_with("W:W28,33:BK26 wld=")) << argument.out;
+}
+
 TEST(Cli, VersionFlagPrintsTheVersion) {
     const CliRun r = run_cli("--version");
     EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -214,6 +214,9 @@ document.getElementById("clear").addEventListener("click", () => {
   showStatus("an empty board: put pieces on it");
 });
 
-const hashFen = new URLSearchParams(location.hash.slice(1)).get("fen");
+// A position to open from the link: #fen=... (this page's own links) or ?fen=... (the form
+// syzygy-tables.info and the lichess analysis board use).
+const linkFen =
+  new URLSearchParams(location.hash.slice(1)).get("fen") || new URLSearchParams(location.search).get("fen");
 drawBoard();
-probe(hashFen || DEFAULT_FEN);
+probe(linkFen || DEFAULT_FEN);

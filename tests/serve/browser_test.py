@@ -138,6 +138,12 @@ def run(egdb: str, out_dir: Path, browser: str, driver_path: str) -> None:
             wait.until(lambda d: "not in the database" in d.find_element(By.ID, "status").text)
             check(listed_moves() == [], "moves of a position the database does not hold")
             driver.save_screenshot(str(out_dir / "serve_page_outside.png"))
+            # A link to a position, in both forms the page takes: ?fen= (as syzygy-tables.info and
+            # lichess link) and #fen=.
+            for link in (f"{base}/?fen={urllib.parse.quote(START_FEN)}", f"{base}/#fen={urllib.parse.quote(START_FEN)}"):
+                driver.get("about:blank")
+                driver.get(link)
+                expect_shown(start)
             # SIGTERM stops the server cleanly.
             server.terminate()
             check(server.wait(30) == 0, f"egdb serve exited with {server.returncode} on SIGTERM")
