@@ -73,7 +73,7 @@ struct ProbeOptions {
     bool want_pv = false;
     bool moves = false;  // the tablebase report of `egdb serve` (needs json)
     std::size_t cache_mb = 64;
-    std::vector<std::string> arguments;  // FENs, and '-' for stdin
+    const CLI::App* command = nullptr;  // its leftover arguments are the FENs, and '-' for stdin
 };
 
 int run_probe(const ProbeOptions& o) {
@@ -81,8 +81,9 @@ int run_probe(const ProbeOptions& o) {
     if (o.moves && o.want_pv) throw UsageError("--moves does not combine with --pv (the main line is GET /international/mainline)");
     bool from_stdin = false;
     std::vector<std::string> fens;
-    for (const std::string& a : o.arguments) {
+    for (const std::string& a : o.command->remaining()) {
         if (a == "-") from_stdin = true;
+        else if (a.starts_with('-')) throw UsageError("unexpected argument \"" + a + "\"");  // no FEN starts with '-'
         else fens.push_back(a);
     }
     // Inputs are numbered as the user sees them: arguments first, then stdin lines.
@@ -178,9 +179,11 @@ void add_probe(CLI::App& app) {
     command.add_flag("--pv", o->want_pv);
     command.add_flag("--moves", o->moves);
     add_integer(command, "--cache-mb", o->cache_mb, 1, 1 << 20);
-    // As the shell passed them: CLI11 would read "[a,b]" as a list, which strips the brackets of
-    // a PDN tag '[FEN "W:W28,33:B1"]' and splits it at its commas.
-    command.add_option("FEN", o->arguments)->allow_extra_args(false);
+    // The FENs are what no option takes, as the shell passed them: an option of CLI11 would read
+    // an argument "[a,b]" as a list, stripping a PDN tag's brackets ('[FEN "W:W28,33:B1"]') and
+    // splitting it at its commas.
+    command.allow_extras();
+    o->command = &command;
 }
 
 void add_info(CLI::App& app) {

@@ -117,6 +117,15 @@ TEST(CliDatabase, FenArgumentsReachTheReaderAsTheShellPassedThem) {
     EXPECT_EQ(input.exit_code, 0) << input.err;
     EXPECT_EQ(argument.out, input.out);
     EXPECT_TRUE(argument.out.starts_with("W:W28,33:BK26 wld=")) << argument.out;
+    // Several FENs, options after them, and an option probe does not have.
+    const CliRun several = run_cli("probe --db '" + db + "' 'W:W28:BK26' '" + tag + "' --json");
+    EXPECT_EQ(several.exit_code, 0) << several.err;
+    EXPECT_EQ(std::count(several.out.begin(), several.out.end(), '\n'), 2) << several.out;
+    EXPECT_TRUE(several.out.starts_with("{\"category\":\"loss\"")) << several.out;
+    const CliRun unknown = run_cli("probe --db '" + db + "' 'W:W28:BK26' --jsn");
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("unexpected argument \"--jsn\""), std::string::npos) << unknown.err;
+    EXPECT_TRUE(unknown.out.empty()) << unknown.out;
 }
 
 TEST(Cli, VersionFlagPrintsTheVersion) {
