@@ -144,7 +144,16 @@ int run_info(const std::string& dir) {
                     info.bits_per_position(info.total_bytes));
         return kExitOk;
     }
-    std::printf("%s: native egdb database, complete up to %d pieces\n", info.directory.string().c_str(), info.max_pieces);
+    int held_pieces = 0;
+    for (const workflow::SliceInfo& s : info.slices) held_pieces = std::max(held_pieces, s.slice.total());
+    if (held_pieces > info.max_pieces) {
+        // A partial database (egdb build --slices): it answers the positions of the slices listed.
+        std::printf("%s: native egdb database, %zu slices of up to %d pieces (partial: complete up to %d pieces;"
+                    " positions of other slices are not answered)\n",
+                    info.directory.string().c_str(), info.slices.size(), held_pieces, info.max_pieces);
+    } else {
+        std::printf("%s: native egdb database, complete up to %d pieces\n", info.directory.string().c_str(), info.max_pieces);
+    }
     std::printf("%-6s %16s %12s %9s %9s %9s %8s %8s\n", "slice", "positions", "file bytes", "wld b/p", "dtw b/p",
                 "mtc b/p", "max dtw", "max mtc");
     std::uint64_t total_positions = 0;

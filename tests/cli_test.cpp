@@ -547,3 +547,28 @@ TEST(CliDatabase, KingsrowInstallationTopFolderOpensItsDatabaseFolders) {
 
 }  // namespace
 }  // namespace egdb
+
+namespace egdb {
+namespace {
+
+// A database built for some slices only answers the positions of those slices (and what their
+// search reads), names the slice of any other position, and info says what it holds.
+TEST(CliDatabase, PartialDatabaseAnswersTheSlicesItHolds) {
+    const test::ScratchDir scratch("cli_partial");
+    const std::string db = (scratch.path() / "part").string();
+    const CliRun built = run_cli("build --pieces 3 --slices 0201 --threads 2 --out '" + db + "'");
+    ASSERT_EQ(built.exit_code, 0) << built.err;
+    const CliRun info = run_cli("info --db '" + db + "'");
+    EXPECT_NE(info.out.find("2 slices of up to 3 pieces (partial: complete up to 0 pieces"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("\n0201 "), std::string::npos) << info.out;
+    const CliRun held = run_cli("probe --db '" + db + "' 'W:WK50:BK1,K2' 'B:WK50:BK1'");
+    EXPECT_EQ(held.exit_code, 0) << held.err;
+    EXPECT_EQ(held.out, "W:WK50:BK1,K2 wld=draw dtw=- mtc=- best=50-44\nB:WK50:BK1 wld=draw dtw=- mtc=- best=1-7\n");
+    const CliRun missing = run_cli("probe --db '" + db + "' 'W:W40:BK1'");
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("has no slice 0110"), std::string::npos) << missing.err;
+    EXPECT_TRUE(missing.out.empty()) << missing.out;
+}
+
+}  // namespace
+}  // namespace egdb

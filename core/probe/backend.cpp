@@ -39,7 +39,9 @@ public:
 
     DatabaseType type() const noexcept override { return DatabaseType::Native; }
     const std::filesystem::path& directory() const noexcept override { return db_->directory(); }
-    int max_pieces() const noexcept override { return db_->max_pieces(); }
+    // Up to the largest slice held: a partial database answers the slices it has, and a position
+    // of a slice it lacks (or one its search needs) fails naming that slice.
+    int max_pieces() const noexcept override { return db_->held_max_pieces(); }
     bool holds(StoredKind kind) const noexcept override { return db_->has_kind(native_kind(kind)); }
 
     int lookup(StoredKind kind, const Position& position, Color side, bool) const override {

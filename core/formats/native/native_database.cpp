@@ -65,6 +65,11 @@ NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptio
         if (!complete) break;
         max_pieces_ = n;
     }
+    for (const SliceEntry& e : slices_) {
+        if (e.file && e.file->find_section(ValueKind::Wld, Color::Black) >= 0) {
+            held_max_pieces_ = std::max(held_max_pieces_, e.file->slice().total());
+        }
+    }
 }
 
 const NativeDatabase::SliceEntry* NativeDatabase::file_of(SliceId canonical) const noexcept {

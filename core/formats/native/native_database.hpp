@@ -42,6 +42,9 @@ public:
     // The largest N such that every canonical slice with at most N pieces (and at most
     // kMaxPiecesPerSide a side) is present with its WLD sections; 0 if not even 2 pieces are.
     int max_pieces() const noexcept { return max_pieces_; }
+    // The most pieces of a slice held with WLD: a partial database (egdb build --slices) answers
+    // every position of the slices it holds, and names the slice of one it does not hold.
+    int held_max_pieces() const noexcept { return held_max_pieces_; }
     bool has_kind(ValueKind kind) const noexcept;
     bool has_slice(SliceId canonical) const noexcept { return file_of(canonical) != nullptr; }
     // The file of a canonical slice, or nullptr.
@@ -112,6 +115,7 @@ private:
     std::filesystem::path directory_;
     std::array<SliceEntry, kCounts * kCounts * kCounts * kCounts> slices_;
     int max_pieces_ = 0;
+    int held_max_pieces_ = 0;
     // Slots as large as the largest page of the files (known once they are read).
     std::unique_ptr<PageCache> cache_;
 };
