@@ -138,11 +138,25 @@ fi
 
 echo "== Python: every wheel's tag and symbol versions"
 venv_tools=$root/build/venv
+python_for() {  # python_for MINOR: an interpreter of CPython 3.MINOR that runs (pyenv's shims may not), or nothing
+  local candidate
+  for candidate in $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3."$1".*/bin/python3."$1" 2>/dev/null | sort -rV) \
+                   $(command -v "python3.$1" || true); do
+    if "$candidate" -c pass 2>/dev/null; then echo "$candidate"; return; fi
+  done
+}
+
 shopt -s nullglob
 wheels=("$root"/dist/egdb-*-manylinux_2_17_*.whl)
 shopt -u nullglob
-for arch in x86_64 aarch64; do
-  for minor in 9 10 11 12 13; do
+# Every version whose CPython (with its headers) this machine has must have its two wheels; the
+# others cannot be built here (scripts/package.sh said so), and are reported skipped.
+for minor in 9 10 11 12 13; do
+  if [[ -z $(python_for "$minor") ]]; then
+    echo "SKIP: cp3$minor wheels: no CPython 3.$minor on this machine to build them with (e.g. pyenv install 3.$minor)"
+    continue
+  fi
+  for arch in x86_64 aarch64; do
     [[ -f $(ls "$root"/dist/egdb-*-cp3$minor-cp3$minor-manylinux_2_17_$arch.*.whl 2>/dev/null | head -n 1) ]] ||
       fail "no cp3$minor wheel for $arch in dist/"
   done
@@ -172,13 +186,6 @@ fi
 
 echo "== Python: each x86_64 wheel in a fresh virtual environment of its CPython, without a compiler"
 # PATH: the environment's own programs and nothing else, so no cc, c++, cmake, pkg-config, make.
-python_for() {  # python_for MINOR: an interpreter of CPython 3.MINOR that runs (pyenv's shims may not), or nothing
-  local candidate
-  for candidate in $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3."$1".*/bin/python3."$1" 2>/dev/null | sort -rV) \
-                   $(command -v "python3.$1" || true); do
-    if "$candidate" -c pass 2>/dev/null; then echo "$candidate"; return; fi
-  done
-}
 tested_minors=()
 for minor in 9 10 11 12 13; do
   wheel=$(ls "$root"/dist/egdb-*-cp3$minor-cp3$minor-manylinux_2_17_x86_64.*.whl 2>/dev/null | head -n 1 || true)
