@@ -129,11 +129,11 @@ enum { EGDB_MAX_HANDLES = 64 };
  * ------------------------------------------------------------------------------------------- */
 
 /* Opens the database in `directory` (a Kingsrow set of any type, an egdb native database, a
- * folder with several kinds, e.g. WLD + DTW + MTC, or a Kingsrow installation's top folder holding
- * wld_database, mtc_database and dtw_database; docs/kingsrow.md §8). `directory` may also list several folders
- * separated by ';' ("wld_database;mtc_database;dtw_database", as a Kingsrow installation keeps
- * them): each kind then comes from the first folder holding it (a `directory` that exists as
- * given is never split). `options`: NULL or "" or Kingsrow options
+ * folder with several kinds, e.g. WLD + DTW + MTC, or a Kingsrow installation's top folder
+ * holding wld_database, mtc_database and dtw_database; docs/kingsrow.md §8). `directory` may also
+ * list several folders separated by ';' ("wld_database;mtc_database;dtw_database", as a Kingsrow
+ * installation keeps them): each kind then comes from the first folder holding it (a `directory`
+ * that exists as given is never split). `options`: NULL or "" or Kingsrow options
  * such as "maxpieces=6" (N a whole number; anything else after "maxpieces" is refused, where the
  * upstream driver reads it as 0, no limit). `cache_mb`: memory bound of the block cache, from 0 to
  * the machine's memory in MiB. `logfile`: NULL or "" for no log, else a file truncated now and

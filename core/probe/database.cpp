@@ -82,7 +82,6 @@ std::vector<std::filesystem::path> database_folders(const std::filesystem::path&
     return folders;
 }
 
-
 std::vector<std::filesystem::path> split_directory_list(const std::string& text) {
     std::error_code ec;
     if (text.empty() || std::filesystem::is_directory(std::filesystem::path(text), ec)) return {std::filesystem::path(text)};
@@ -107,11 +106,10 @@ std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> 
     if (directories.empty()) throw DatabaseError("no database directory given");
     std::unique_ptr<Database> db(new Database());
     db->directory_ = directories.front();
-    if (const std::string problem = kingsrow::open_options_problem(options.kingsrow_options); !problem.empty()) {
-        throw DatabaseError(problem, ErrorKind::InvalidArgument);
-    }
-    // The driver's maxpieces option (12.1), parsed once for every backend; <= 0 means no limit.
-    const int piece_limit = kingsrow::parse_maxpieces_option(options.kingsrow_options).value_or(0);
+    // The maxpieces option, read once for every backend (0: no limit).
+    const kingsrow::MaxPiecesOption maxpieces = kingsrow::read_maxpieces_option(options.kingsrow_options);
+    if (!maxpieces.problem.empty()) throw DatabaseError(maxpieces.problem, ErrorKind::InvalidArgument);
+    const int piece_limit = maxpieces.limit;
     for (const std::filesystem::path& given : directories) {
         for (const std::filesystem::path& directory : database_folders(given)) db->add_directory(directory, options, piece_limit);
     }

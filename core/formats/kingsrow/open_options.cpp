@@ -25,25 +25,26 @@ std::optional<int> parse_maxpieces_option(std::string_view options) noexcept {
     return static_cast<int>(negative ? -value : value);
 }
 
-std::string open_options_problem(std::string_view options) {
+MaxPiecesOption read_maxpieces_option(std::string_view options) {
     const std::size_t at = options.find("maxpieces");
     if (at == std::string_view::npos) return {};
     std::size_t i = at + std::string_view("maxpieces").size();
     const auto blank = [&options](std::size_t k) { return k < options.size() && (options[k] == ' ' || options[k] == '\t'); };
     while (blank(i)) ++i;
-    if (i >= options.size() || options[i] != '=') return "option maxpieces needs a value: maxpieces=N";
+    if (i >= options.size() || options[i] != '=') return {0, "option maxpieces needs a value: maxpieces=N"};
     ++i;
     while (blank(i)) ++i;
     const std::size_t digits = i;
-    while (i < options.size() && options[i] >= '0' && options[i] <= '9') ++i;
+    int limit = 0;
+    while (i < options.size() && options[i] >= '0' && options[i] <= '9' && i - digits < 4) limit = limit * 10 + (options[i++] - '0');
     const bool ends = i == options.size() || options[i] == ' ' || options[i] == '\t' || options[i] == ';' || options[i] == ',';
-    if (i == digits || !ends || i - digits > 4) {
+    if (i == digits || !ends) {
         std::size_t end = digits;
         while (end < options.size() && options[end] != ' ' && options[end] != ';' && options[end] != ',') ++end;
-        return "option maxpieces must be a whole number of pieces (maxpieces=N, N >= 0; 0: no limit), got '" +
-               std::string(options.substr(digits, end - digits)) + "'";
+        return {0, "option maxpieces must be a whole number of pieces (maxpieces=N, N >= 0; 0: no limit), got '" +
+                       std::string(options.substr(digits, end - digits)) + "'"};
     }
-    return {};
+    return {limit, {}};
 }
 
 int effective_max_pieces(int identified, std::string_view options) noexcept {

@@ -33,11 +33,15 @@ struct OpenOptions {
 // would read past the end of the string). Values <= 0 mean "no limit", as upstream.
 std::optional<int> parse_maxpieces_option(std::string_view options) noexcept;
 
-// Why an options string cannot be taken, or empty when it can. Stricter than the driver (which
-// reads "maxpieces=abc" as 0, no limit): a maxpieces that is not "maxpieces=N" with N a whole
-// number >= 0 is refused, so that a typo never opens more pieces than asked for. Other words are
-// ignored as upstream ignores them.
-std::string open_options_problem(std::string_view options);
+// egdb's reading of maxpieces (egdb_open, Database::open): the limit (0: none), or why the options
+// cannot be taken. Stricter than the driver (which reads "maxpieces=abc" as 0, no limit): a
+// maxpieces that is not "maxpieces=N" with N a whole number >= 0 (at most 4 digits) is refused,
+// so that a typo never opens more pieces than asked for. Other words are ignored as upstream does.
+struct MaxPiecesOption {
+    int limit = 0;
+    std::string problem;  // empty when the options can be taken
+};
+MaxPiecesOption read_maxpieces_option(std::string_view options);
 
 // The piece count to open: min(identified, maxpieces) when maxpieces > 0, else identified.
 int effective_max_pieces(int identified, std::string_view options) noexcept;
