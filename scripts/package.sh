@@ -46,19 +46,18 @@ fi
 # What every shipped build leaves out: tests, benchmarks, MPI.
 shipped=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DEGDB_PORTABLE=ON -DEGDB_BUILD_TESTS=OFF -DEGDB_BUILD_BENCH=OFF -DEGDB_MPI=OFF)
 
-# The CPython versions the wheels are for, and the headers of each found on this machine: an
-# interpreter python3.X on the PATH or in pyenv's versions. Only the headers are used (the
+# The CPython versions the wheels are for (scripts/cpython.sh), and the headers of each found on
+# this machine: an interpreter python3.X in pyenv's versions or on the PATH. Only the headers are used (the
 # extension is compiled, never run, here), and the same ones for aarch64: CPython's headers
 # differ between Linux x86_64 and aarch64 in pyconfig.h only, in macros that do not change the
 # ABI an extension sees (both LP64, little-endian, same sizes and alignments); the aarch64 wheel
 # is imported by a real aarch64 CPython in scripts/test_packaging.sh where one can be had.
+source scripts/cpython.sh
 python_abis=()
-for minor in 9 10 11 12 13; do
+for minor in "${egdb_python_minors[@]}"; do
   include=""
-  for interpreter in $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3."$minor".*/bin/python3."$minor" 2>/dev/null | sort -rV) \
-                     $(command -v "python3.$minor" || true); do
-    include=$("$interpreter" -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null) && break
-  done
+  interpreter=$(python_for "$minor")
+  [[ -n $interpreter ]] && include=$("$interpreter" -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null || true)
   if [[ -n $include && -f $include/Python.h ]]; then
     python_abis+=("cp3$minor=$include")
   elif wants python; then

@@ -138,12 +138,11 @@ fi
 
 echo "== Python: every wheel's tag and symbol versions"
 venv_tools=$root/build/venv
-python_for() {  # python_for MINOR: an interpreter of CPython 3.MINOR that runs (pyenv's shims may not), or nothing
-  local candidate
-  for candidate in $(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3."$1".*/bin/python3."$1" 2>/dev/null | sort -rV) \
-                   $(command -v "python3.$1" || true); do
-    if "$candidate" -c pass 2>/dev/null; then echo "$candidate"; return; fi
-  done
+source scripts/cpython.sh
+# Python code that builds the 3-piece database DB and prints "LABEL: <value> <DTW>" of B:W28:BK26.
+probe_code() {  # probe_code LABEL DB
+  printf '%s\n' "import egdb" "egdb.build('$2', 3)" "with egdb.open('$2') as db:" \
+    "    print('$1:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'))"
 }
 
 shopt -s nullglob
@@ -151,7 +150,7 @@ wheels=("$root"/dist/egdb-*-manylinux_2_17_*.whl)
 shopt -u nullglob
 # Every version whose CPython (with its headers) this machine has must have its two wheels; the
 # others cannot be built here (scripts/package.sh said so), and are reported skipped.
-for minor in 9 10 11 12 13; do
+for minor in "${egdb_python_minors[@]}"; do
   if [[ -z $(python_for "$minor") ]]; then
     echo "SKIP: cp3$minor wheels: no CPython 3.$minor on this machine to build them with (e.g. pyenv install 3.$minor)"
     continue
@@ -187,7 +186,7 @@ fi
 echo "== Python: each x86_64 wheel in a fresh virtual environment of its CPython, without a compiler"
 # PATH: the environment's own programs and nothing else, so no cc, c++, cmake, pkg-config, make.
 tested_minors=()
-for minor in 9 10 11 12 13; do
+for minor in "${egdb_python_minors[@]}"; do
   wheel=$(ls "$root"/dist/egdb-*-cp3$minor-cp3$minor-manylinux_2_17_x86_64.*.whl 2>/dev/null | head -n 1 || true)
   interpreter=$(python_for "$minor")
   if [[ -z $interpreter || -z $wheel ]]; then
@@ -204,12 +203,11 @@ found = [t for t in ('cc', 'gcc', 'c++', 'g++', 'clang', 'cmake', 'pkg-config', 
 sys.exit(f'still on PATH: {found}' if found else 0)"; then
     fail "cp3$minor: the bare PATH still holds build tools"
   fi
-  out=$(cd "$work" && env PATH="$bare_path" "$venv/bin/python" -c "
-import pathlib, sys, egdb
+  # The interpreter is the version's, and egdb comes from the wheel installed in its environment.
+  out=$(cd "$work" && env PATH="$bare_path" "$venv/bin/python" -c "import pathlib, sys, egdb
+assert sys.version_info[:2] == (3, $minor), sys.version
 assert pathlib.Path(egdb.__file__).is_relative_to('$venv'), egdb.__file__
-egdb.build('py$minor-db3', 3)
-with egdb.open('py$minor-db3') as db:
-    print(f'python {sys.version_info[0]}.{sys.version_info[1]}:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'))" 2>&1) || true
+$(probe_code "python 3.$minor" "py$minor-db3")" 2>&1) || true
   expect_output "cp3$minor wheel: import, build, probe" "python 3.$minor: win 5" "$out"
   # The wheel's egdb program, on the environment's PATH as pip installs it.
   out=$(cd "$work" && env PATH="$bare_path" egdb probe --db "py$minor-db3" 'B:W28:BK26' 2>&1) || true
@@ -235,11 +233,7 @@ if command -v qemu-x86_64 >/dev/null && [[ $(uname -m) == x86_64 ]] && ((${#test
   # egdb's own code is checked on qemu64 (baseline x86-64) above and below; here the wheel's
   # libraries are checked free of the default build's x86-64-v3 instructions.
   venv=$work/venv-cp3${tested_minors[-1]}
-  out=$(cd "$work" && qemu-x86_64 -cpu SandyBridge "$venv/bin/python" -c "
-import egdb
-egdb.build('qemu-py-db3', 3)
-with egdb.open('qemu-py-db3') as db:
-    print('python without AVX2:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'))" 2>&1) || true
+  out=$(cd "$work" && qemu-x86_64 -cpu SandyBridge "$venv/bin/python" -c "$(probe_code "python without AVX2" qemu-py-db3)" 2>&1) || true
   expect_output "the wheel on a CPU without AVX2 (qemu SandyBridge)" "python without AVX2: win 5" "$out"
 fi
 
@@ -252,11 +246,9 @@ if command -v qemu-aarch64 >/dev/null && [[ -x $aarch64_python ]]; then
   # interpreter reads; numpy comes as the aarch64 wheel PyPI has for it.
   "$venv_tools/bin/pip" install -q --disable-pip-version-check --target "$work/aarch64-site" --platform manylinux2014_aarch64 \
     --python-version 3.11 --implementation cp --abi cp311 --only-binary=:all: "$wheel"
-  out=$(cd "$work" && PYTHONPATH="$work/aarch64-site" qemu-aarch64 -L "$aarch64_root" "$aarch64_python" -c "
-import platform, egdb
-egdb.build('aarch64-py-db3', 3)
-with egdb.open('aarch64-py-db3') as db:
-    print(platform.machine(), 'python:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'), db.pv('B:W28:BK26'))" 2>&1) || true
+  out=$(cd "$work" && PYTHONPATH="$work/aarch64-site" qemu-aarch64 -L "$aarch64_root" "$aarch64_python" -c "import platform
+assert platform.machine() == 'aarch64', platform.machine()
+$(probe_code "aarch64 python" aarch64-py-db3)" 2>&1) || true
   expect_output "cp311 aarch64 wheel in Debian's aarch64 CPython 3.11 (qemu)" "aarch64 python: win 5" "$out"
   echo "SKIP: cp39, cp310, cp312, cp313 aarch64 wheels are not imported: the registries have an aarch64 CPython 3.11 only (Debian 12); their extensions come from the same build and headers, and pass the tag and symbol checks above"
 else
@@ -281,11 +273,7 @@ if [[ -f $sdist ]]; then
        --no-deps --no-build-isolation -w "$work/sdist/wheel" "${sdist_args[@]}" "$sdist_tree" >"$work/sdist/log.txt" 2>&1; then
     python3 -m venv "$work/sdist/venv"
     "$work/sdist/venv/bin/pip" install -q --disable-pip-version-check "$work"/sdist/wheel/egdb-*.whl
-    out=$(cd "$work/sdist" && "$work/sdist/venv/bin/python" -c "
-import egdb
-egdb.build('db3', 3)
-with egdb.open('db3') as db:
-    print('from the sdist:', db.probe_wld('B:W28:BK26'), db.probe_dtw('B:W28:BK26'))" 2>&1) || true
+    out=$(cd "$work/sdist" && "$work/sdist/venv/bin/python" -c "$(probe_code "from the sdist" db3)" 2>&1) || true
     expect_output "a wheel built from $(basename "$sdist"), installed and probed" "from the sdist: win 5" "$out"
   else
     tail -n 20 "$work/sdist/log.txt"
