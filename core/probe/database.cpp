@@ -60,8 +60,10 @@ bool holds_database_files(const std::filesystem::path& dir) {
 // their kinds are taken (WLD first, then MTC, then DTW).
 constexpr std::array<std::string_view, 3> kInstallationFolders = {"wld_database", "mtc_database", "dtw_database"};
 
-}  // namespace
-
+// The folders a directory given to open stands for: a Kingsrow installation's top folder, which
+// holds no database files itself but the folders wld_database, mtc_database and dtw_database (any
+// case, as on Windows), stands for those of them that hold files, in that order; any other
+// directory for itself.
 std::vector<std::filesystem::path> database_folders(const std::filesystem::path& directory) {
     std::error_code ec;
     if (!std::filesystem::is_directory(directory, ec) || holds_database_files(directory)) return {directory};
@@ -81,6 +83,8 @@ std::vector<std::filesystem::path> database_folders(const std::filesystem::path&
     if (folders.empty()) return {directory};
     return folders;
 }
+
+}  // namespace
 
 std::vector<std::filesystem::path> split_directory_list(const std::string& text) {
     std::error_code ec;

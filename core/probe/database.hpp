@@ -59,12 +59,6 @@ struct DatabaseOptions {
 // parts left out.
 std::vector<std::filesystem::path> split_directory_list(const std::string& text);
 
-// The folders a directory given to open stands for: a Kingsrow installation's top folder, which
-// holds no database files itself but the folders wld_database, mtc_database and dtw_database (any
-// case, as on Windows), stands for those of them that hold files, in that order; any other
-// directory for itself.
-std::vector<std::filesystem::path> database_folders(const std::filesystem::path& directory);
-
 // A move with the distance it leads to, as egdb_lookup_distance reports it (13.4, 13.5).
 struct MoveDistance {
     Move move;

@@ -52,8 +52,12 @@ DatabaseInfo describe_database(const std::filesystem::path& directory) {
     for (SliceId s : all_slices(db->max_pieces())) {
         if (is_canonical(s)) info.positions_both_sides += slice_size(s) * (is_color_symmetric(s) ? 1 : 2);
     }
-    // The files of every folder opened; those of a Kingsrow installation's folders named with it.
-    const std::vector<std::filesystem::path> folders = database_folders(directory);
+    // The files of every folder opened (a Kingsrow installation's folders named with their folder),
+    // each once, however many kinds a folder holds.
+    std::vector<std::filesystem::path> folders;
+    for (const std::unique_ptr<Backend>& backend : db->backends()) {
+        if (std::find(folders.begin(), folders.end(), backend->directory()) == folders.end()) folders.push_back(backend->directory());
+    }
     for (const std::filesystem::path& folder : folders) {
         for (const auto& entry : std::filesystem::directory_iterator(folder)) {
             if (!entry.is_regular_file()) continue;

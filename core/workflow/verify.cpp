@@ -42,7 +42,6 @@ VerifyResult verify_kingsrow(const Database& db, const VerifyRequest& request) {
     const auto start = std::chrono::steady_clock::now();
     VerifyResult result;
     result.directory = db.directory();
-    result.kingsrow_type = db.type();
     std::vector<kingsrow::DbType> types;
     if (db.has_wld()) types.push_back(db.type());
     if (db.has_mtc()) types.push_back(kingsrow::DbType::MtcRunlen);

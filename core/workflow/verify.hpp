@@ -59,7 +59,6 @@ struct VerifyResult {
     bool native = false;
     native::VerifyReport native_report;    // native directories
     std::vector<KingsrowFilesReport> kingsrow_files;  // Kingsrow sets: one per file family checked
-    DatabaseType kingsrow_type = DatabaseType::WldTunV2;
     // Kingsrow sets: nullopt when not run (no WLD data, or no samples asked for).
     std::optional<ConsistencyReport> consistency;
     bool consistency_needs_wld = false;  // not run because the directory holds no WLD data
