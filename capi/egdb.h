@@ -135,8 +135,11 @@ enum { EGDB_MAX_HANDLES = 64 };
  * installation keeps them): each kind then comes from the first folder holding it (a `directory`
  * that exists as given is never split). `options`: NULL or "" or Kingsrow options
  * such as "maxpieces=6" (N a whole number; anything else after "maxpieces" is refused, where the
- * upstream driver reads it as 0, no limit). `cache_mb`: memory bound of the block cache, from 0 to
- * the machine's memory in MiB. `logfile`: NULL or "" for no log, else a file truncated now and
+ * upstream driver reads it as 0, no limit). `cache_mb`: from 0 to the machine's memory in MiB, the
+ * bound of the handle's one cache of decompressed pages and blocks, which every folder and kind it
+ * opens shares (egdb_stats' cache_bytes stays within it). Kingsrow WLD files that the driver's rule
+ * reads whole at open come out of the same budget, as with the driver, but leave the cache at
+ * least min(cache_mb, 10 MiB) (docs/kingsrow.md §8). `logfile`: NULL or "" for no log, else a file truncated now and
  * appended with the driver's messages.
  * Returns a handle (>= 0), or EGDB_DRIVER_TABLE_FULL, EGDB_FOPEN_FAIL, EGDB_OPEN_FAIL, or
  * EGDB_BAD_ARGUMENT (options or cache_mb; egdb_last_error(-1) names which). */

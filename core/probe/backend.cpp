@@ -86,10 +86,8 @@ public:
         db_->wld_many(positions, sides, out);
     }
 
-    BackendStats stats() const override {
-        const PageCacheStats c = db_->cache_stats();
-        return {c.hits, c.misses, c.bytes, db_->files().size()};
-    }
+    std::size_t file_count() const override { return db_->files().size(); }
+    void attach_cache(std::shared_ptr<PageCache> cache) override { db_->attach_cache(std::move(cache)); }
 
 private:
     std::unique_ptr<native::NativeDatabase> db_;
@@ -122,10 +120,8 @@ public:
         return tun_v2_ && m.total() >= 7 && (m.total() >= 9 || m.nbk + m.nwk >= 2);
     }
 
-    BackendStats stats() const override {
-        const PageCacheStats c = db_->cache_stats();
-        return {c.hits, c.misses, c.bytes, db_->file_count()};
-    }
+    std::size_t file_count() const override { return db_->file_count(); }
+    void attach_cache(std::shared_ptr<PageCache> cache) override { db_->attach_cache(std::move(cache)); }
 
 private:
     std::unique_ptr<kingsrow::Database> db_;

@@ -17,6 +17,7 @@
 #include <span>
 
 #include "core/board/position.hpp"
+#include "core/cache/page_cache.hpp"
 #include "core/formats/database_type.hpp"
 #include "core/generate/position_value.hpp"
 #include "core/index/slice.hpp"
@@ -32,13 +33,6 @@ class Database;
 
 // The three kinds of values a database may store.
 enum class StoredKind : std::uint8_t { Wld, Dtw, Mtc };
-
-struct BackendStats {
-    std::uint64_t cache_hits = 0;
-    std::uint64_t cache_misses = 0;
-    std::uint64_t cache_bytes = 0;
-    std::uint64_t files = 0;
-};
 
 class ResolvingBackend;
 
@@ -75,7 +69,10 @@ public:
     // Non-null for a backend that answers true values itself (ResolvingBackend).
     virtual const ResolvingBackend* resolving() const noexcept { return nullptr; }
 
-    virtual BackendStats stats() const = 0;
+    // The files the backend reads.
+    virtual std::size_t file_count() const = 0;
+    // The handle's one page cache, made after the backend's database joined it (Database::open).
+    virtual void attach_cache(std::shared_ptr<PageCache> cache) = 0;
 };
 
 // A backend whose WLD (and DTW, MTC when held) are true values for every position of a held

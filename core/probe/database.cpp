@@ -114,9 +114,16 @@ std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> 
     const kingsrow::MaxPiecesOption maxpieces = kingsrow::read_maxpieces_option(options.kingsrow_options);
     if (!maxpieces.problem.empty()) throw DatabaseError(maxpieces.problem, ErrorKind::InvalidArgument);
     const int piece_limit = maxpieces.limit;
+    // One cache for the handle (egdb.h: cache_mb bounds the whole handle): every database joins
+    // it as it opens, and gets it once all have.
+    SharedPageCache shared_cache(options.cache_bytes);
     for (const std::filesystem::path& given : directories) {
-        for (const std::filesystem::path& directory : database_folders(given)) db->add_directory(directory, options, piece_limit);
+        for (const std::filesystem::path& directory : database_folders(given)) {
+            db->add_directory(directory, options, piece_limit, shared_cache);
+        }
     }
+    db->cache_ = shared_cache.make();
+    for (const std::unique_ptr<Backend>& b : db->backends_) b->attach_cache(db->cache_);
     // The primary source: WLD, else MTC, else DTW (what egdb_type reports and egdb_lookup reads).
     const Backend* primary = db->wld_ ? db->wld_ : db->mtc_ ? db->mtc_ : db->dtw_;
     db->type_ = primary->type();
@@ -125,7 +132,8 @@ std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> 
     return db;
 }
 
-void Database::add_directory(const std::filesystem::path& directory, const DatabaseOptions& options, int piece_limit) {
+void Database::add_directory(const std::filesystem::path& directory, const DatabaseOptions& options, int piece_limit,
+                             SharedPageCache& shared_cache) {
     if (const std::string problem = directory_problem(directory); !problem.empty()) {
         throw DatabaseError("cannot open database " + directory.string() + ": " + problem);
     }
@@ -133,11 +141,12 @@ void Database::add_directory(const std::filesystem::path& directory, const Datab
     try {
         if (native::has_slice_files(directory)) {
             found.push_back(make_native_backend(
-                std::make_unique<native::NativeDatabase>(directory, native::OpenOptions{options.cache_bytes})));
+                std::make_unique<native::NativeDatabase>(directory, native::OpenOptions{.shared_cache = &shared_cache})));
         } else {
             const KingsrowFamilies families = scan_kingsrow_files(directory);
             kingsrow::OpenOptions ko;
-            ko.cache_bytes = options.cache_bytes;
+            ko.cache_bytes = options.cache_bytes;  // the autoload rule's budget (12.2)
+            ko.shared_cache = &shared_cache;
             if (options.messages) ko.messages = [&](std::string_view m) { options.messages(std::string(m)); };
             // The WLD family: V2 files, else .idx files, V1 or RUNLEN as the .idx files themselves
             // say (identify_family). The directory's identification names one family only, and
@@ -160,7 +169,7 @@ void Database::add_directory(const std::filesystem::path& directory, const Datab
             if (families.dtw > 0) {
                 kingsrow::DtwOpenOptions dopt;
                 dopt.max_pieces = piece_limit;
-                dopt.cache_bytes = options.cache_bytes;
+                dopt.shared_cache = &shared_cache;
                 found.push_back(make_kingsrow_backend(std::make_unique<kingsrow::DtwDatabase>(directory, dopt), directory));
             }
         }
@@ -500,13 +509,11 @@ std::vector<Move> Database::principal_variation(const Position& position, Color 
 Database::Stats Database::stats() const {
     Stats s;
     s.lookups = lookups_.total();
-    for (const std::unique_ptr<Backend>& b : backends_) {
-        const BackendStats c = b->stats();
-        s.cache_hits += c.cache_hits;
-        s.cache_misses += c.cache_misses;
-        s.cache_bytes += c.cache_bytes;
-        s.files += c.files;
-    }
+    const PageCacheStats c = cache_->stats();
+    s.cache_hits = c.hits;
+    s.cache_misses = c.misses;
+    s.cache_bytes = c.bytes;
+    for (const std::unique_ptr<Backend>& b : backends_) s.files += b->file_count();
     return s;
 }
 

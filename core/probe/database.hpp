@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/board/position.hpp"
+#include "core/cache/shared_page_cache.hpp"
 #include "core/formats/database_type.hpp"
 #include "core/generate/solved_lookup.hpp"
 #include "core/formats/kingsrow/result.hpp"
@@ -50,7 +51,9 @@ inline const char* to_string(DatabaseType type) noexcept { return name_of(type).
 
 struct DatabaseOptions {
     std::string kingsrow_options;  // the driver's options string, e.g. "maxpieces=6" (12.1)
-    std::size_t cache_bytes = std::size_t{64} << 20;  // for each backend's cache of pages or blocks
+    // The bound of the handle's one page cache, which every folder and kind opened shares
+    // (shared_page_cache.hpp says how Kingsrow's autoloaded files come out of it).
+    std::size_t cache_bytes = std::size_t{64} << 20;
     std::function<void(const std::string&)> messages;  // driver messages (open progress, notes)
 };
 
@@ -152,7 +155,8 @@ public:
 
 private:
     Database() = default;
-    void add_directory(const std::filesystem::path& directory, const DatabaseOptions& options, int piece_limit);
+    void add_directory(const std::filesystem::path& directory, const DatabaseOptions& options, int piece_limit,
+                       SharedPageCache& cache);
     // Throws std::invalid_argument for an ill-formed position, LookupNotPossible for one with more
     // pieces than the database holds.
     void check_position(const Position& position) const;
@@ -181,6 +185,7 @@ private:
     DatabaseType type_ = DatabaseType::Native;
     int max_pieces_ = 0;
     std::vector<std::unique_ptr<Backend>> backends_;
+    std::shared_ptr<PageCache> cache_;  // the one page cache every backend reads through
     const Backend* wld_ = nullptr;
     const Backend* dtw_ = nullptr;
     const Backend* mtc_ = nullptr;

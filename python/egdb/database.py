@@ -446,7 +446,8 @@ def open(
     ``dtw_database`` apart.
 
     ``maxpieces`` limits the pieces loaded (as Kingsrow's ``maxpieces=`` option); ``cache_mb``
-    bounds the memory of the block cache. Raises :class:`DatabaseError` if nothing can be opened.
+    bounds the handle's one cache of decompressed pages, which every kind and folder it opens
+    shares. Raises :class:`DatabaseError` if nothing can be opened.
     """
     if isinstance(directory, (str, bytes, os.PathLike)):
         path = os.fsdecode(directory)

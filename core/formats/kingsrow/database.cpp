@@ -33,6 +33,7 @@ public:
         engine_.lookup_many(positions, sides, out);
     }
     PageCacheStats cache_stats() const override { return engine_.cache_stats(); }
+    void attach_cache(std::shared_ptr<PageCache> cache) override { engine_.attach_cache(std::move(cache)); }
     std::size_t file_count() const override { return engine_.table().files().size(); }
 
 private:
@@ -60,6 +61,7 @@ public:
         return code == MtcValue::kLessThanThresholdCode ? MtcValue::less_than_threshold() : MtcValue::plies(code);
     }
     PageCacheStats cache_stats() const override { return engine_.cache_stats(); }
+    void attach_cache(std::shared_ptr<PageCache> cache) override { engine_.attach_cache(std::move(cache)); }
     std::size_t file_count() const override { return engine_.table().files().size(); }
 
 private:

@@ -39,6 +39,9 @@ public:
 
     // Counters of the block cache (zero for data served from memory) and the files read.
     virtual PageCacheStats cache_stats() const = 0;
+    // The handle's cache, made after the database joined it (OpenOptions::shared_cache, or
+    // DtwOpenOptions::shared_cache); called once, before any lookup.
+    virtual void attach_cache(std::shared_ptr<PageCache> cache) = 0;
     virtual std::size_t file_count() const = 0;
 };
 

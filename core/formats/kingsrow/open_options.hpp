@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/cache/shared_page_cache.hpp"
+
 namespace egdb::kingsrow {
 
 // Which files are read whole into memory at open ("autoloaded", 12.2).
@@ -25,6 +27,9 @@ struct OpenOptions {
     AutoloadPolicy autoload = AutoloadPolicy::AsUpstream;
     bool preload = true;    // fill the LRU cache at open, as upstream (12.2 item 5)
     std::function<void(std::string_view)> messages;  // upstream msg_fn: progress and notes
+    // A handle's cache to join instead of a cache of its own (cache_bytes then still steers the
+    // autoload rule): the database has no cache, and does not preload, until attach_cache.
+    SharedPageCache* shared_cache = nullptr;
 };
 
 // The `maxpieces` option parsed as the driver does (12.1): find the substring "maxpieces", skip

@@ -40,13 +40,21 @@ NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptio
         throw RuntimeError(ErrorKind::NoDatabase, "no egdb slice files (slice-*.egdb) in " + directory.string());
     }
     std::size_t page_bytes = 0;
+    std::uint64_t all_pages_bytes = 0;
     for (const SliceEntry& e : slices_) {
         if (!e.file) continue;
         for (const SectionDescriptor& d : e.file->sections()) {
-            page_bytes = std::max(page_bytes, packed_size(d.positions_per_page, d.value_bits));
+            const std::size_t bytes = packed_size(d.positions_per_page, d.value_bits);
+            page_bytes = std::max(page_bytes, bytes);
+            all_pages_bytes += d.page_count * bytes;
         }
     }
-    cache_ = std::make_unique<PageCache>(options.cache_bytes, page_bytes);
+    if (options.shared_cache != nullptr) {
+        const std::uint64_t first_owner = options.shared_cache->join({.owners = owner, .page_bytes = page_bytes, .all_pages_bytes = all_pages_bytes});
+        for (SliceEntry& e : slices_) e.owner_base += first_owner;
+    } else {
+        cache_ = std::make_shared<PageCache>(options.cache_bytes, page_bytes);
+    }
     // max_pieces: every canonical slice of each total up to it must be there with WLD.
     for (int n = 2; n <= 2 * kMaxPiecesPerSide; ++n) {
         bool complete = true;

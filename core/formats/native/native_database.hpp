@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/cache/page_cache.hpp"
+#include "core/cache/shared_page_cache.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/generate/solved_lookup.hpp"
 #include "core/index/slice_indexer.hpp"
@@ -29,6 +30,9 @@ public:
 
 struct OpenOptions {
     std::size_t cache_bytes = std::size_t{64} << 20;  // bound on decompressed pages held in memory
+    // A handle's cache to join instead (cache_bytes is then unused): the database has no cache
+    // until attach_cache gives it the one made for the handle.
+    SharedPageCache* shared_cache = nullptr;
 };
 
 class NativeDatabase final : public SolvedLookup {
@@ -81,6 +85,8 @@ public:
                          std::span<std::optional<std::uint32_t>> out) const;
 
     PageCacheStats cache_stats() const { return cache_->stats(); }
+    // The handle's cache, made after this database joined it (OpenOptions::shared_cache).
+    void attach_cache(std::shared_ptr<PageCache> cache) noexcept { cache_ = std::move(cache); }
 
 private:
     struct SliceEntry {
@@ -116,8 +122,9 @@ private:
     std::array<SliceEntry, kCounts * kCounts * kCounts * kCounts> slices_;
     int max_pieces_ = 0;
     int held_max_pieces_ = 0;
-    // Slots as large as the largest page of the files (known once they are read).
-    std::unique_ptr<PageCache> cache_;
+    // Slots as large as the largest page of the files (known once they are read); the handle's
+    // cache when it was opened with one.
+    std::shared_ptr<PageCache> cache_;
 };
 
 }  // namespace egdb::native

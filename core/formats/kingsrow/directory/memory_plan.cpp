@@ -8,7 +8,7 @@ namespace egdb::kingsrow {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-constexpr std::uint64_t kMinimumCacheBytes = 10 * 1024 * 1024;
+constexpr std::uint64_t kMinimumCacheBytes = MemoryPlan::kMinimumCacheBytes;
 
 
 double autoload_budget_mib(double avail, double total) noexcept {
@@ -65,6 +65,8 @@ MemoryPlan plan_memory(const StreamTable& table, DbType type, const OpenOptions&
     const std::uint64_t used = table.table_bytes() + autoloaded_bytes;
     const std::uint64_t left = budget_bytes > used + kMinimumCacheBytes ? budget_bytes - used : kMinimumCacheBytes;
     plan.cache_bytes = std::min(needed, left);
+    plan.all_blocks_bytes = needed;
+    plan.held_bytes = used;
     return plan;
 }
 

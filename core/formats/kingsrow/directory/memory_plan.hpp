@@ -15,6 +15,9 @@ struct MemoryPlan {
     std::vector<bool> autoloaded;          // by StreamTable file number
     std::vector<std::uint32_t> load_order; // file numbers in the autoload order (also preload order)
     std::uint64_t cache_bytes = 0;         // LRU capacity
+    std::uint64_t all_blocks_bytes = 0;    // cache pages of every block not autoloaded
+    std::uint64_t held_bytes = 0;          // index tables and autoloaded files, out of cache_mb
+    static constexpr std::uint64_t kMinimumCacheBytes = 10 * 1024 * 1024;  // the driver's floor
 };
 
 // Per-piece-count files first, then per-slice files by total kings, pieces, black kings, black

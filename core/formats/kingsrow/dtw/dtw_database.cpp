@@ -61,7 +61,15 @@ DtwDatabase::DtwDatabase(const std::filesystem::path& directory, const DtwOpenOp
         open_file(index_path, data_path, f.pieces, f.slices);
     }
 
-    if (options.cache_bytes != 0) cache_ = std::make_unique<PageCache>(options.cache_bytes, kDtwBlockBytes);
+    if (options.shared_cache != nullptr) {
+        std::uint64_t all_blocks_bytes = 0;
+        for (const auto& f : files_) all_blocks_bytes += (f->data.size() + kDtwBlockBytes - 1) / kDtwBlockBytes * kDtwBlockBytes;
+        const std::uint64_t first_owner = options.shared_cache->join(
+            {.owners = files_.size(), .page_bytes = kDtwBlockBytes, .all_pages_bytes = all_blocks_bytes});
+        for (auto& f : files_) f->cache_owner += first_owner;
+    } else if (options.cache_bytes != 0) {
+        cache_ = std::make_shared<PageCache>(options.cache_bytes, kDtwBlockBytes);
+    }
 
     // A (slice, colour) whose subslices are all missing cannot happen (a record creates the
     // table), but a table may lack some subslices; those read as unavailable (see the header).

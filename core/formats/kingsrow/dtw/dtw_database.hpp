@@ -27,6 +27,7 @@
 
 #include "core/board/position.hpp"
 #include "core/cache/page_cache.hpp"
+#include "core/cache/shared_page_cache.hpp"
 #include "core/formats/kingsrow/database.hpp"
 #include "core/formats/kingsrow/dtw/dtw_format.hpp"
 #include "core/formats/kingsrow/dtw/dtw_subslice.hpp"
@@ -43,6 +44,9 @@ struct DtwOpenOptions {
     // upstream's autoloaded files). Otherwise a bounded LRU of 4096-byte blocks of this many
     // bytes (12.2), and conditional lookups report blocks that are not in it.
     std::size_t cache_bytes = 0;
+    // A handle's cache to join instead (cache_bytes is then unused): blocks go through the cache
+    // that attach_cache gives once the handle has made it.
+    SharedPageCache* shared_cache = nullptr;
 };
 
 class DtwDatabase : public Database {
@@ -78,6 +82,7 @@ public:
     std::vector<std::filesystem::path> files() const;
     // Block cache counters (zero without a cache).
     PageCacheStats cache_stats() const override;
+    void attach_cache(std::shared_ptr<PageCache> cache) override { cache_ = std::move(cache); }
     std::size_t file_count() const override { return files_.size(); }
 
 private:
@@ -99,7 +104,7 @@ private:
     std::vector<std::unique_ptr<DataFile>> files_;
     std::vector<Table> tables_;
     std::array<std::uint16_t, kCounts * kCounts * kCounts * kCounts * 2> table_of_{};
-    std::unique_ptr<PageCache> cache_;
+    std::shared_ptr<PageCache> cache_;
     int max_pieces_ = 0;
 };
 

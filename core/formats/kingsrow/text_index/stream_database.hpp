@@ -67,9 +67,27 @@ public:
             const Stream& stream = table_.streams()[s];
             for (std::uint32_t k = 0; k < stream.blocks; ++k) build_checkpoints(stream, k, pinned_checkpoints(s, k));
         }
+        preload_ = options.preload;
+        if (options.shared_cache != nullptr) {
+            owner_base_ = options.shared_cache->join({.owners = table_.streams().size(),
+                                                      .page_bytes = kCachedBlockBytes,
+                                                      .all_pages_bytes = plan.all_blocks_bytes,
+                                                      .held_outside = plan.held_bytes,
+                                                      .minimum_bytes = MemoryPlan::kMinimumCacheBytes});
+            load_order_ = plan.load_order;
+            return;
+        }
         constexpr std::size_t kMinimumCache = 64 * kCachedBlockBytes;
-        cache_ = std::make_unique<PageCache>(std::max<std::size_t>(plan.cache_bytes, kMinimumCache), kCachedBlockBytes);
-        if (options.preload) preload(plan);
+        cache_ = std::make_shared<PageCache>(std::max<std::size_t>(plan.cache_bytes, kMinimumCache), kCachedBlockBytes);
+        load_order_ = plan.load_order;
+        if (preload_) preload();
+    }
+
+    // The handle's cache, made after this database joined it (OpenOptions::shared_cache); the
+    // preload of 12.2 item 5 runs now, into what the databases attached before left free.
+    void attach_cache(std::shared_ptr<PageCache> cache) {
+        cache_ = std::move(cache);
+        if (preload_) preload();
     }
 
     const StreamTable& table() const noexcept { return table_; }
@@ -210,7 +228,7 @@ private:
         const auto read = [&](std::span<const std::byte> page) {
             return decode_in_block(s, k, page.subspan(block_checkpoints::kBytes), page.data(), x);
         };
-        const PageKey key{stream_number, k};
+        const PageKey key{owner_base_ + stream_number, k};
         if (conditional == Conditional::Yes) {
             const std::optional<int> cached = cache_->access_if_cached(key, read);
             return cached ? *cached : missing_.not_in_cache;
@@ -226,21 +244,19 @@ private:
         std::memcpy(page.data() + block_checkpoints::kBytes, bytes.data(), bytes.size());
     }
 
-    // 12.2 item 5: fill the cache with blocks of the other files in the autoload order.
-    void preload(const MemoryPlan& plan) {
-        const std::uint64_t page_bytes = kCachedBlockBytes;
-        std::uint64_t filled = 0;
-        for (const std::uint32_t f : plan.load_order) {
-            if (plan.autoloaded[f]) continue;
+    // 12.2 item 5: fill the cache with blocks of the other files in the autoload order, up to
+    // nine tenths of its capacity (counting what other databases of a shared cache hold), so
+    // that preloading never evicts what it loaded.
+    void preload() {
+        for (const std::uint32_t f : load_order_) {
+            if (table_.files()[f].autoloaded) continue;
             for (std::uint32_t n = 0; n < table_.streams().size(); ++n) {
                 const Stream& s = table_.streams()[n];
                 if (s.file != f) continue;
                 for (std::uint32_t k = 0; k < s.blocks; ++k) {
-                    // Stay below the capacity so that preloading never evicts what it loaded.
-                    if ((filled + page_bytes) * 10 > cache_->capacity_bytes() * 9) return;
-                    cache_->access(PageKey{n, k}, [&](std::vector<std::byte>& page) { load_block(s, k, page); },
+                    if ((cache_->stats().bytes + kCachedBlockBytes) * 10 > cache_->capacity_bytes() * 9) return;
+                    cache_->access(PageKey{owner_base_ + n, k}, [&](std::vector<std::byte>& page) { load_block(s, k, page); },
                                    [](std::span<const std::byte>) { return 0; });
-                    filled += page_bytes;
                 }
             }
         }
@@ -263,7 +279,10 @@ private:
     std::vector<const std::byte*> file_bytes_;    // by file: its resident copy, else its mapping
     ResidentBuffer pinned_;                       // checkpoints of the autoloaded files' blocks
     std::vector<std::size_t> pinned_base_;        // by stream: its block 0 in pinned_, or kNotPinned
-    std::unique_ptr<PageCache> cache_;
+    std::shared_ptr<PageCache> cache_;
+    std::uint64_t owner_base_ = 0;                // page-cache owner id of stream 0
+    std::vector<std::uint32_t> load_order_;       // MemoryPlan::load_order, for preload
+    bool preload_ = false;
 };
 
 }  // namespace egdb::kingsrow

@@ -36,7 +36,7 @@ public final class Database implements AutoCloseable {
      * Opens the database in {@code directory}.
      *
      * @param maxPieces the largest number of pieces to load, 0 for all
-     * @param cacheMb memory bound of the block cache
+     * @param cacheMb bound of the handle's one page cache, shared by every kind and folder it opens
      * @throws DatabaseException if nothing can be opened
      */
     public static Database open(Path directory, int maxPieces, int cacheMb) {
