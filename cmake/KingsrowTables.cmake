@@ -2,10 +2,10 @@
 # They are upstream data, not ours to commit: this script finds them in EGDB_KINGSROW_TABLES
 # (default ../shared/kingsrow-tables when that folder exists), or else downloads the two files
 # pinned below from the upstream repository, checks their SHA-256 either way, and converts them
-# into constant arrays in a generated source of egdb_core. Without valid tables the build still
+# into constant arrays in a generated source of egdb_formats. Without valid tables the build still
 # succeeds; opening a V1 or V2 database then fails with a message naming EGDB_KINGSROW_TABLES.
 #
-# Included from core/CMakeLists.txt after egdb_core is defined.
+# Included from core/CMakeLists.txt after egdb_formats is defined.
 
 set(EGDB_KINGSROW_TABLES_COMMIT a678103a68e680cdeda25c8f3059d7a749091a1d)
 # SHA-256 of the pinned files (../shared/kingsrow-tables/SHA256SUMS).
@@ -192,7 +192,7 @@ ${_egdb_tables_cases}    }
 }  // namespace egdb::kingsrow
 ")
 set(_egdb_tables_file "${CMAKE_CURRENT_BINARY_DIR}/generated/kingsrow_tunstall_tables.cpp")
-# Rewrite only when the content changes, so reconfiguring does not rebuild egdb_core.
+# Rewrite only when the content changes, so reconfiguring does not rebuild egdb_formats.
 file(WRITE "${_egdb_tables_file}.new" "${_egdb_tables_source}")
 configure_file("${_egdb_tables_file}.new" "${_egdb_tables_file}" COPYONLY)
-target_sources(egdb_core PRIVATE "${_egdb_tables_file}")
+target_sources(egdb_formats PRIVATE "${_egdb_tables_file}")

@@ -18,7 +18,7 @@
 #include "core/generate/block_check.hpp"
 #include "core/generate/block_solver.hpp"
 #include "core/generate/men_order.hpp"
-#include "core/generate/one_ply_check.hpp"
+#include "core/values/one_ply_check.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/index/slice_indexer.hpp"

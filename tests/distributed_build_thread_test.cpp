@@ -16,7 +16,7 @@
 
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_part_file.hpp"
-#include "core/formats/native/unit_file.hpp"
+#include "core/build/unit_file.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/util/error.hpp"

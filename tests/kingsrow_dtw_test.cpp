@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/formats/kingsrow/dtw/dtw_index_record.hpp"
-#include "core/formats/kingsrow/dtw/dtw_solved_source.hpp"
+#include "core/build/kingsrow_dtw_source.hpp"
 #include "core/formats/kingsrow/dtw/huffman_code.hpp"
 #include "core/formats/kingsrow/dtw/miniblock_bits.hpp"
 #include "core/formats/kingsrow/dtw/repair_grammar.hpp"

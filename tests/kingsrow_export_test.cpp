@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/kingsrow/export/solved_export.hpp"
+#include "core/build/kingsrow_export.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"

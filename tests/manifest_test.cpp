@@ -11,7 +11,7 @@
 
 #include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_layout.hpp"
-#include "core/formats/native/verify_database.hpp"
+#include "core/build/verify_database.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/util/error.hpp"
 #include "core/workflow/build.hpp"

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "core/formats/kingsrow/export/database_writer.hpp"
-#include "core/formats/kingsrow/export/solved_export.hpp"
-#include "core/formats/native/solved_slice_io.hpp"
+#include "core/build/kingsrow_export.hpp"
+#include "core/build/solved_slice_io.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"

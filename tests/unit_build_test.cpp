@@ -21,9 +21,9 @@
 
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/manifest.hpp"
-#include "core/formats/native/unit_directory.hpp"
-#include "core/formats/native/unit_file.hpp"
-#include "core/formats/native/unit_range_reader.hpp"
+#include "core/build/unit_directory.hpp"
+#include "core/build/unit_file.hpp"
+#include "core/build/unit_range_reader.hpp"
 #include "core/formats/native/slice_file_writer.hpp"
 #include "core/formats/native/slice_part_file.hpp"
 #include "core/generate/build_driver.hpp"

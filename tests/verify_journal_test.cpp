@@ -17,8 +17,8 @@
 
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/native_layout.hpp"
-#include "core/formats/native/solved_slice_io.hpp"
-#include "core/formats/native/verify_database.hpp"
+#include "core/build/solved_slice_io.hpp"
+#include "core/build/verify_database.hpp"
 #include "core/formats/native/verify_journal.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/men_order.hpp"

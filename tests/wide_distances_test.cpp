@@ -1,4 +1,4 @@
-// Wide positions (core/generate/position_value.hpp, wide_values.hpp): distances that do not fit
+// Wide positions (core/values/position_value.hpp, wide_values.hpp): distances that do not fit
 // the byte encoding are held whole in a table. No distance of up to 6 pieces needs it, so the
 // tests lower the solver's narrow limit (every distance above a few plies becomes wide) and check
 // that nothing changes: the same values, the same files, in memory, through unit files and part
@@ -16,10 +16,10 @@
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/slice_part_file.hpp"
-#include "core/formats/native/solved_slice_io.hpp"
-#include "core/formats/native/unit_file.hpp"
-#include "core/formats/native/unit_range_reader.hpp"
-#include "core/formats/native/verify_database.hpp"
+#include "core/build/solved_slice_io.hpp"
+#include "core/build/unit_file.hpp"
+#include "core/build/unit_range_reader.hpp"
+#include "core/build/verify_database.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/king_placements.hpp"
 #include "core/generate/men_order.hpp"

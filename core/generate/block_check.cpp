@@ -5,8 +5,8 @@
 
 #include "core/generate/block_successors.hpp"
 #include "core/generate/king_placements.hpp"
-#include "core/generate/one_ply_check.hpp"
-#include "core/generate/position_value.hpp"
+#include "core/values/one_ply_check.hpp"
+#include "core/values/position_value.hpp"
 #include "core/notation/fen.hpp"
 #include "core/util/parallel_ranges.hpp"
 

@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "core/generate/king_placements.hpp"
-#include "core/generate/solved_lookup.hpp"
+#include "core/values/solved_lookup.hpp"
 #include "core/generate/solved_level.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice_indexer.hpp"

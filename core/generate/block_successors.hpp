@@ -29,8 +29,8 @@
 
 #include "core/board/position.hpp"
 #include "core/generate/king_placements.hpp"
-#include "core/generate/one_ply_check.hpp"
-#include "core/generate/position_value.hpp"
+#include "core/values/one_ply_check.hpp"
+#include "core/values/position_value.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/king_slides.hpp"

@@ -29,7 +29,7 @@
 #include <span>
 
 #include "core/generate/build_driver.hpp"
-#include "core/generate/side_set.hpp"
+#include "core/index/side_set.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/index/slice.hpp"
 

@@ -21,7 +21,7 @@
 #include "core/generate/block_check.hpp"
 #include "core/generate/block_solver.hpp"
 #include "core/generate/solved_level.hpp"
-#include "core/generate/solved_lookup.hpp"
+#include "core/values/solved_lookup.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice.hpp"
 

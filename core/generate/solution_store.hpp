@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/generate/solved_lookup.hpp"
+#include "core/values/solved_lookup.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/slice.hpp"
 #include "core/index/slice_indexer.hpp"

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "core/board/position.hpp"
-#include "core/generate/position_value.hpp"
-#include "core/generate/wide_values.hpp"
+#include "core/values/position_value.hpp"
+#include "core/values/wide_values.hpp"
 #include "core/index/slice.hpp"
 #include "core/index/slice_indexer.hpp"
 

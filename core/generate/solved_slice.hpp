@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/board/position.hpp"
-#include "core/generate/position_value.hpp"
-#include "core/generate/side_set.hpp"
+#include "core/values/position_value.hpp"
+#include "core/index/side_set.hpp"
 #include "core/generate/solved_level.hpp"
 #include "core/index/slice.hpp"
 

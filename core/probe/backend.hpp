@@ -19,7 +19,7 @@
 #include "core/board/position.hpp"
 #include "core/cache/page_cache.hpp"
 #include "core/formats/database_type.hpp"
-#include "core/generate/position_value.hpp"
+#include "core/values/position_value.hpp"
 #include "core/index/slice.hpp"
 
 namespace egdb {

@@ -21,7 +21,7 @@
 #include "core/board/position.hpp"
 #include "core/cache/shared_page_cache.hpp"
 #include "core/formats/database_type.hpp"
-#include "core/generate/solved_lookup.hpp"
+#include "core/values/solved_lookup.hpp"
 #include "core/formats/kingsrow/result.hpp"
 #include "core/probe/backend.hpp"
 #include "core/probe/ranked_moves.hpp"

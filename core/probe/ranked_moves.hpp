@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/board/position.hpp"
-#include "core/generate/solved_lookup.hpp"
+#include "core/values/solved_lookup.hpp"
 #include "core/rules/move.hpp"
 
 namespace egdb {

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/formats/kingsrow/export/solved_export.hpp"
-#include "core/formats/native/solved_slice_io.hpp"
+#include "core/build/kingsrow_export.hpp"
+#include "core/build/solved_slice_io.hpp"
 #include "core/workflow/kingsrow_read_back.hpp"
 #include "core/workflow/verify.hpp"
 

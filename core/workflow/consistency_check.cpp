@@ -5,7 +5,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/generate/one_ply_check.hpp"
+#include "core/values/one_ply_check.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"

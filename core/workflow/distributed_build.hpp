@@ -37,7 +37,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/formats/native/solved_slice_io.hpp"
+#include "core/build/solved_slice_io.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/index/slice.hpp"
 

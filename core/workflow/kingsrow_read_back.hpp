@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/kingsrow/export/solved_export.hpp"
+#include "core/build/kingsrow_export.hpp"
 #include "core/probe/database.hpp"
 #include "core/generate/solution_store.hpp"
 

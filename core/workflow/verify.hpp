@@ -1,6 +1,6 @@
 // `verify` as one workflow for every caller (the CLI's `egdb verify`, the C ABI's egdb_verify, the
 // read-back at the end of a build): a native directory gets every page checksum and every stored
-// position against its successors (core/formats/native/verify_database.hpp); a Kingsrow set every
+// position against its successors (core/build/verify_database.hpp); a Kingsrow set every
 // file's CRC-32 against the published table (kingsrow-format.md 12.5, Appendix A; a set egdb wrote
 // differs by construction and only has to be complete) and then random positions of every table
 // against their successors (consistency_check.hpp).
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/formats/kingsrow/directory/verify.hpp"
-#include "core/formats/native/verify_database.hpp"
+#include "core/build/verify_database.hpp"
 #include "core/probe/database.hpp"
 #include "core/workflow/consistency_check.hpp"
 

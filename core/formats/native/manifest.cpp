@@ -6,7 +6,7 @@
 #include <system_error>
 
 #include "core/formats/native/native_layout.hpp"
-#include "core/generate/build_driver.hpp"
+#include "core/index/slice_graph.hpp"
 #include "core/util/atomic_file_writer.hpp"
 #include "core/util/crc32c.hpp"
 #include "core/util/error.hpp"

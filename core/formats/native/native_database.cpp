@@ -4,7 +4,7 @@
 #include <array>
 #include <string>
 
-#include "core/generate/one_ply_check.hpp"
+#include "core/values/one_ply_check.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/directory_problem.hpp"
 

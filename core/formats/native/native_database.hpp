@@ -1,7 +1,7 @@
 // A native database directory opened for probing (docs/native-format.md): every slice file is
 // validated when the directory is opened, pages are read through one bounded, thread-safe page
 // cache, and positions where the side to move must capture (stored as "don't care") are resolved
-// by the one-ply rule over their successors (core/generate/one_ply_check.hpp).
+// by the one-ply rule over their successors (core/values/one_ply_check.hpp).
 #pragma once
 
 #include <array>
@@ -16,7 +16,7 @@
 #include "core/cache/page_cache.hpp"
 #include "core/cache/shared_page_cache.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
-#include "core/generate/solved_lookup.hpp"
+#include "core/values/solved_lookup.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/util/error.hpp"
 

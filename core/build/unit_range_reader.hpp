@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/formats/native/slice_part_file.hpp"
-#include "core/formats/native/solved_slice_io.hpp"
-#include "core/formats/native/unit_file.hpp"
-#include "core/generate/position_value.hpp"
+#include "core/build/solved_slice_io.hpp"
+#include "core/build/unit_file.hpp"
+#include "core/values/position_value.hpp"
 #include "core/index/slice.hpp"
 
 namespace egdb::native {

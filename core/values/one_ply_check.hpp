@@ -10,8 +10,8 @@
 #include <string>
 
 #include "core/board/position.hpp"
-#include "core/generate/position_value.hpp"
-#include "core/generate/solved_lookup.hpp"
+#include "core/values/position_value.hpp"
+#include "core/values/solved_lookup.hpp"
 #include "core/rules/movegen.hpp"
 
 namespace egdb {

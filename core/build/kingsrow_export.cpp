@@ -1,4 +1,4 @@
-#include "core/formats/kingsrow/export/solved_export.hpp"
+#include "core/build/kingsrow_export.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -7,7 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "core/formats/kingsrow/dtw/dtw_solved_source.hpp"
+#include "core/build/kingsrow_dtw_source.hpp"
 #include "core/formats/kingsrow/directory/file_set.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/movegen.hpp"

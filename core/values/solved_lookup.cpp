@@ -1,4 +1,4 @@
-#include "core/generate/solved_lookup.hpp"
+#include "core/values/solved_lookup.hpp"
 
 #include <algorithm>
 

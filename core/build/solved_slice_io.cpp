@@ -1,4 +1,4 @@
-#include "core/formats/native/solved_slice_io.hpp"
+#include "core/build/solved_slice_io.hpp"
 
 #include <algorithm>
 #include <mutex>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/generate/king_placements.hpp"
-#include "core/generate/one_ply_check.hpp"
+#include "core/values/one_ply_check.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/parallel_ranges.hpp"

@@ -1,5 +1,5 @@
 // `egdb verify` for native databases: every page's CRC, then every stored position against its
-// successors (the one-ply rule of core/generate/one_ply_check.hpp, for each value kind stored).
+// successors (the one-ply rule of core/values/one_ply_check.hpp, for each value kind stored).
 // Slices are decoded into memory in build order (smaller first), each kept only while a slice
 // still to be checked can reach it, and checked one men configuration (a block of king
 // placements) at a time on `threads` threads.

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <map>
 
-#include "core/generate/position_value.hpp"
+#include "core/values/position_value.hpp"
 
 namespace egdb {
 

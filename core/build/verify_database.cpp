@@ -1,4 +1,4 @@
-#include "core/formats/native/verify_database.hpp"
+#include "core/build/verify_database.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,14 +10,14 @@
 
 #include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_database.hpp"
-#include "core/formats/native/store_then_files.hpp"
+#include "core/build/store_then_files.hpp"
 #include "core/formats/native/verify_journal.hpp"
-#include "core/formats/native/solved_slice_io.hpp"
+#include "core/build/solved_slice_io.hpp"
 #include "core/generate/block_successors.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/king_placements.hpp"
 #include "core/generate/memory_plan.hpp"
-#include "core/generate/one_ply_check.hpp"
+#include "core/values/one_ply_check.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/notation/fen.hpp"
 #include "core/rules/movegen.hpp"

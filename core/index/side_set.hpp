@@ -1,5 +1,5 @@
 // A set of sides to move: which halves of a slice's solution a step needs or a SolvedSlice holds.
-// A slice's successors are nearly always read at one side to move each (build_driver.hpp,
+// A slice's successors are nearly always read at one side to move each (slice_graph.hpp,
 // successor_reads), so a slice brought back into memory for a step that only reads it needs half
 // of its values.
 #pragma once

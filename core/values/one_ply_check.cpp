@@ -1,4 +1,4 @@
-#include "core/generate/one_ply_check.hpp"
+#include "core/values/one_ply_check.hpp"
 
 #include "core/notation/fen.hpp"
 

@@ -1,4 +1,4 @@
-#include "core/formats/native/unit_range_reader.hpp"
+#include "core/build/unit_range_reader.hpp"
 
 #include <algorithm>
 #include <stdexcept>

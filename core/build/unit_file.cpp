@@ -1,4 +1,4 @@
-#include "core/formats/native/unit_file.hpp"
+#include "core/build/unit_file.hpp"
 
 #include <algorithm>
 #include <array>

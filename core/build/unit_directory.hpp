@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/native/solved_slice_io.hpp"
-#include "core/formats/native/unit_file.hpp"
-#include "core/formats/native/unit_range_reader.hpp"
+#include "core/build/solved_slice_io.hpp"
+#include "core/build/unit_file.hpp"
+#include "core/build/unit_range_reader.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solved_slice.hpp"

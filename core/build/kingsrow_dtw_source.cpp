@@ -1,4 +1,4 @@
-#include "core/formats/kingsrow/dtw/dtw_solved_source.hpp"
+#include "core/build/kingsrow_dtw_source.hpp"
 
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/movegen.hpp"

@@ -1,4 +1,4 @@
-#include "core/formats/native/unit_directory.hpp"
+#include "core/build/unit_directory.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -11,7 +11,7 @@
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/slice_part_file.hpp"
-#include "core/formats/native/unit_range_reader.hpp"
+#include "core/build/unit_range_reader.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/util/error.hpp"
 

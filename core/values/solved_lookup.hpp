@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/board/position.hpp"
-#include "core/generate/position_value.hpp"
+#include "core/values/position_value.hpp"
 
 namespace egdb {
 
