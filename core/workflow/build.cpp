@@ -9,10 +9,9 @@
 #include <span>
 
 #include "core/formats/kingsrow/codecs/tunstall_tables.hpp"
-#include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_layout.hpp"
-#include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/native_database.hpp"
+#include "core/build/build_directory.hpp"
 #include "core/build/store_then_files.hpp"
 #include "core/build/unit_directory.hpp"
 #include "core/formats/native/verify_journal.hpp"
@@ -44,8 +43,6 @@ constexpr std::uint64_t kBlockWorkspaceBytes = 20;
 
 using Clock = std::chrono::steady_clock;
 
-// Where a native build keeps the unit files of the slices it is solving (unit_directory.hpp).
-constexpr std::string_view kUnitDirectoryName = "units";
 
 constexpr std::array<std::string_view, 4> kFormatNames{"native", "kingsrow-v2", "kingsrow-v1", "kingsrow-runlen"};
 
@@ -104,24 +101,6 @@ MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool
     return plan;
 }
 
-// The unit files of `slice` in `unit_directory`: removed (`remove`, with any part files of its
-// slice file left by an interrupted write), or only looked for.
-bool find_units(const std::filesystem::path& unit_directory, SliceId slice, bool remove) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(unit_directory, ec)) return false;
-    const std::string unit_prefix = "unit-" + slice.to_string() + "-";
-    const std::string part_prefix = "part-" + slice.to_string() + "-";
-    bool found = false;
-    for (const auto& entry : std::filesystem::directory_iterator(unit_directory)) {
-        const std::string name = entry.path().filename().string();
-        const bool unit = name.starts_with(unit_prefix);
-        if (!unit && !name.starts_with(part_prefix)) continue;
-        found = found || unit;
-        if (remove) std::filesystem::remove(entry.path(), ec);
-    }
-    return found;
-}
-
 std::uint64_t budgeted_parts(std::uint64_t part_positions, std::uint64_t budget, std::uint64_t threads) {
     if (budget == 0) return part_positions;
     return std::max<std::uint64_t>(1, std::min(part_positions, budget / (64 * threads)));
@@ -129,10 +108,8 @@ std::uint64_t budgeted_parts(std::uint64_t part_positions, std::uint64_t budget,
 
 void build_native(const BuildRequest& request, const BuildObserver& observer, int threads,
                   const std::vector<SliceId>& order, BuildReport& result) {
-    // Leftovers of an interrupted write are never valid files (util/atomic_file_writer.hpp).
-    const std::filesystem::path unit_directory = request.out / kUnitDirectoryName;
-    native::UnitDirectory::remove_temporary_files(request.out);
-    native::UnitDirectory::remove_temporary_files(unit_directory);
+    const native::BuildDirectory directory(request.out, observer.on_warning);
+    const std::filesystem::path unit_directory = native::unit_folder(request.out);
     native::SolvedWriteOptions write;
     write.kinds = request.kinds;
     write.format.zstd_level = request.zstd_level;
@@ -140,19 +117,11 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     std::uint64_t done = 0;
     start_stage(observer, BuildStage::Solve, result.positions);
     const auto start = Clock::now();
-    // A finished file is one a build can resume from (can_restore); anything else is solved again.
     std::vector<bool> finished(order.size(), false);
     std::vector<std::filesystem::path> paths(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
-        const SliceId s = order[i];
-        paths[i] = request.out / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
-        std::error_code ec;
-        if (!std::filesystem::exists(paths[i], ec)) continue;
-        try {
-            finished[i] = native::can_restore(native::SliceFileReader(paths[i]));
-        } catch (const std::exception& e) {
-            if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; solving slice " + s.to_string() + " again");
-        }
+        paths[i] = directory.slice_path(order[i]);
+        finished[i] = directory.finished(order[i]);
     }
     const bool budgeted = request.memory_budget_bytes > 0;
     const MemoryPlan plan = plan_memory(order, finished, !budgeted);
@@ -161,7 +130,12 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     // for every "don't care" position (solved_slice_io.hpp), 200 s for slice 0303.
     std::vector<bool> kept_units(order.size(), false);
     for (std::size_t i = 0; i < order.size(); ++i) {
-        if (finished[i]) kept_units[i] = find_units(unit_directory, order[i], plan.last_reader[i] < 0) && plan.last_reader[i] >= 0;
+        if (!finished[i] || !directory.has_units(order[i])) continue;
+        if (plan.last_reader[i] >= 0) {
+            kept_units[i] = true;
+        } else {
+            directory.remove_units(order[i]);
+        }
     }
     // A slice file is written from its units a part per thread at a time, about 8 bytes a
     // position (the part's values, its WLD bytes and its compressed pages): under a budget, the
@@ -183,16 +157,10 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         // slice file (its successors in `lookup` give the "don't care" positions their values).
         // `sides`: the sides to move to bring back (SolvedSlice::sides_to_hold).
         const auto restore = [&](std::size_t k, const SolvedLookup& lookup, SideSet sides) -> SolvedSlice {
-            if (kept_units[k]) {
-                try {
-                    return native::UnitDirectory(unit_directory, order[k]).assemble(sides, threads);
-                } catch (const std::exception& e) {
-                    if (observer.on_warning) observer.on_warning(std::string(e.what()) + "; reading slice " + order[k].to_string() + " from its file");
-                    kept_units[k] = false;
-                    find_units(unit_directory, order[k], true);
-                }
-            }
-            return native::restore_solved_slice(native::SliceFileReader(paths[k]), lookup, threads, nullptr, sides);
+            bool from_units = kept_units[k];
+            SolvedSlice restored = directory.restore(order[k], lookup, sides, threads, from_units);
+            kept_units[k] = from_units;
+            return restored;
         };
         // Verification in the build (docs/six-pieces.md): with `verify`, every block is checked
         // against its successors as it is solved (block_check.hpp) and every page is read back as
@@ -405,21 +373,16 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 if (plan.last_reader[k] > static_cast<std::ptrdiff_t>(i)) continue;
                 store.remove(order[k]);
                 if (kept_units[k]) {
-                    find_units(unit_directory, order[k], true);
+                    directory.remove_units(order[k]);
                     kept_units[k] = false;
                 }
             }
         }
         result.solve_peak_memory_mib = peak_memory_mib();
     }
-    // Last, the list of what is there: verify then sees a slice file that goes missing later.
-    native::write_manifest(request.out);
+    directory.finish();
     result.seconds = seconds_since(start);
     result.peak_memory_mib = peak_memory_mib();
-    {
-        std::error_code ec;
-        std::filesystem::remove(unit_directory, ec);  // only when empty
-    }
     if (!request.verify) return;
     start_stage(observer, BuildStage::Verify, 0);
     VerifyRequest verify;

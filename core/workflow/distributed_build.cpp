@@ -7,13 +7,12 @@
 #include <system_error>
 #include <thread>
 
-#include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/slice_part_file.hpp"
+#include "core/build/build_directory.hpp"
 #include "core/build/store_then_files.hpp"
-#include "core/build/unit_directory.hpp"
 #include "core/build/unit_file.hpp"
 #include "core/build/unit_range_reader.hpp"
 #include "core/generate/build_driver.hpp"
@@ -26,22 +25,6 @@ namespace egdb::workflow::distributed {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Unit files live where a single-process build keeps its own (build.cpp), under names that carry
-// the chunk, so the two never mistake each other's files for their own.
-std::filesystem::path unit_directory(const std::filesystem::path& out) { return out / "units"; }
-
-std::filesystem::path slice_path(const std::filesystem::path& out, SliceId s) {
-    return out / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
-}
-
-std::filesystem::path chunk_path(const std::filesystem::path& out, SliceId s, int advancement, int chunk) {
-    return unit_directory(out) / native::unit_file_name(s, advancement, chunk);
-}
-
-std::filesystem::path part_path(const std::filesystem::path& out, SliceId s, int part) {
-    return unit_directory(out) / native::slice_part_file_name(s, part);
-}
 
 // The inputs a unit file of `s` names (the same for every chunk of a level).
 native::UnitInputs unit_inputs(const std::vector<MenLevel>& levels, const std::vector<SliceId>& successors, int advancement) {
@@ -98,15 +81,12 @@ std::size_t part_count(const DistributedRequest& request, SliceId slice) {
 
 // --- Scheduler ------------------------------------------------------------------------------
 
-Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const std::string&)> on_warning) : out_(request.out) {
+Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const std::string&)> on_warning)
+    : directory_(request.out, on_warning) {
     const auto warn = [&](const std::string& text) {
         if (on_warning) on_warning(text);
     };
     std::error_code ec;
-    std::filesystem::create_directories(unit_directory(request.out), ec);
-    if (ec) throw FileError("cannot create " + unit_directory(request.out).string() + ": " + ec.message());
-    native::UnitDirectory::remove_temporary_files(request.out);
-    native::UnitDirectory::remove_temporary_files(unit_directory(request.out));
 
     const auto index_in_order = [&](SliceId t) -> std::ptrdiff_t {
         const auto it = std::find(request.order.begin(), request.order.end(), t);
@@ -122,14 +102,7 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
         }
         s.block_size = block_size_of(id);
         positions_total_ += slice_size(id);
-        const std::filesystem::path path = slice_path(request.out, id);
-        if (std::filesystem::exists(path, ec)) {
-            try {
-                s.finished = native::can_restore(native::SliceFileReader(path));
-            } catch (const std::exception& e) {
-                warn(std::string(e.what()) + "; solving slice " + id.to_string() + " again");
-            }
-        }
+        s.finished = directory_.finished(id);
         const std::vector<MenLevel> levels = men_configuration_levels(id);
         for (const MenLevel& l : levels) {
             Level level;
@@ -137,7 +110,7 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
             for (const auto& [first, count] : level_chunks(l.configurations.size(), s.block_size, request.chunk_positions)) {
                 Chunk c{first, count, State::Waiting};
                 ++units_total_;
-                const std::filesystem::path unit = chunk_path(request.out, id, l.advancement, static_cast<int>(level.chunks.size()));
+                const std::filesystem::path unit = native::unit_chunk_path(request.out, id, l.advancement, static_cast<int>(level.chunks.size()));
                 if (s.finished) {
                     c.state = State::Done;
                 } else if (std::filesystem::exists(unit, ec)) {
@@ -167,7 +140,7 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
         const std::uint64_t per_part = part_positions(request, id);
         s.parts.assign(part_count(request, id), s.finished ? State::Done : State::Waiting);
         for (std::size_t p = 0; p < s.parts.size() && !s.finished; ++p) {
-            const std::filesystem::path part = part_path(request.out, id, static_cast<int>(p));
+            const std::filesystem::path part = native::slice_part_path(request.out, id, static_cast<int>(p));
             if (!std::filesystem::exists(part, ec)) continue;
             try {
                 const std::uint64_t first = p * per_part;
@@ -197,7 +170,7 @@ void Scheduler::remove_stale_chunks(const std::filesystem::path& out) const {
     // killed after writing the slice file, before removing its units) and those whose number does
     // not exist with the chunk size of this run. Single-process unit files (no chunk) are left.
     std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(unit_directory(out), ec)) {
+    for (const auto& entry : std::filesystem::directory_iterator(native::unit_folder(out), ec)) {
         const std::string name = entry.path().filename().string();
         int nbm = 0, nbk = 0, nwm = 0, nwk = 0, advancement = 0, chunk = 0;
         char tail = 0;
@@ -364,7 +337,7 @@ SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::v
     const std::uint64_t b = whole.block_size();
     int chunk = 0;
     for (const auto& [first, count] : level_chunks(l.configurations.size(), b, chunk_positions)) {
-        const native::UnitFileReader part(chunk_path(out, s, advancement, chunk++), s, advancement, chunk_span(l, first, count), inputs);
+        const native::UnitFileReader part(native::unit_chunk_path(out, s, advancement, chunk++), s, advancement, chunk_span(l, first, count), inputs);
         part.read_slots(0, count, [&, first = first](std::uint64_t slot, const native::UnitFileReader::Block& block) {
             for (const Color side : {Color::Black, Color::White}) {
                 const auto k = static_cast<std::size_t>(side);
@@ -419,8 +392,8 @@ void UnitWorker::prepare_inputs(Context& c, SliceId slice) {
         if (r == read_sides.end() || in_memory(*r)) continue;
         if (c.store.find(t) != nullptr) c.store.remove(t);
         if (budget != 0 && c.store.memory_bytes() + DecodedSlicePlan::decoded_bytes(t, r->sides) > budget) continue;
-        c.store.add(native::restore_solved_slice(native::SliceFileReader(request_.out / native::slice_file_name(t.nbm, t.nbk, t.nwm, t.nwk)),
-                                                 c.lookup, request_.threads, nullptr, r->sides));
+        c.store.add(native::restore_solved_slice(native::SliceFileReader(native::slice_file_path(request_.out, t)), c.lookup,
+                                                 request_.threads, nullptr, r->sides));
     }
 }
 
@@ -459,7 +432,7 @@ TaskOutcome UnitWorker::run(const Task& task) {
         const SolvedLevel level = SliceSolver(task.slice, c.lookup, {request_.threads})
                                       .solve_level(task.advancement, chunk_configurations(l, first, count),
                                                    c.above ? &*c.above : nullptr);
-        outcome.bytes = native::write_unit_file(chunk_path(out, task.slice, task.advancement, task.chunk), level, inputs);
+        outcome.bytes = native::write_unit_file(native::unit_chunk_path(out, task.slice, task.advancement, task.chunk), level, inputs);
     }
     outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return outcome;
@@ -485,13 +458,13 @@ TaskOutcome UnitWorker::encode_part(const Task& task) {
             const native::UnitInputs inputs = unit_inputs(c.part_levels, successors, l.advancement);
             int chunk = 0;
             for (const auto& [chunk_first, chunk_count] : level_chunks(l.configurations.size(), block_size_of(s), request_.chunk_positions)) {
-                units.push_back({l.advancement, chunk_span(l, chunk_first, chunk_count), chunk_path(out, s, l.advancement, chunk++), inputs});
+                units.push_back({l.advancement, chunk_span(l, chunk_first, chunk_count), native::unit_chunk_path(out, s, l.advancement, chunk++), inputs});
             }
         }
         c.part_units.emplace(s, std::move(units));
     }
     TaskOutcome outcome;
-    outcome.bytes = native::encode_part_from_units(*c.part_units, part_path(out, s, task.chunk), task.chunk, first, count,
+    outcome.bytes = native::encode_part_from_units(*c.part_units, native::slice_part_path(out, s, task.chunk), task.chunk, first, count,
                                                    request_.write.kinds, request_.write.format, request_.threads);
     return outcome;
 }
@@ -501,17 +474,11 @@ TaskOutcome UnitWorker::assemble(const Task& task) {
     if (context_ && context_->part_units && context_->part_units->slice() == s) context_->part_units.reset();
     const std::filesystem::path& out = request_.out;
     std::vector<std::filesystem::path> parts;
-    for (std::size_t p = 0; p < part_count(request_, s); ++p) parts.push_back(part_path(out, s, static_cast<int>(p)));
+    for (std::size_t p = 0; p < part_count(request_, s); ++p) parts.push_back(native::slice_part_path(out, s, static_cast<int>(p)));
     TaskOutcome outcome;
     outcome.bytes = native::assemble_slice_file(out, s, parts);
     // The slice file is complete: its units and parts are no longer needed.
-    std::error_code ec;
-    for (const MenLevel& l : men_configuration_levels(s)) {
-        for (std::size_t k = 0; k < level_chunks(l.configurations.size(), block_size_of(s), request_.chunk_positions).size(); ++k) {
-            std::filesystem::remove(chunk_path(out, s, l.advancement, static_cast<int>(k)), ec);
-        }
-    }
-    for (const std::filesystem::path& p : parts) std::filesystem::remove(p, ec);
+    native::remove_unit_files(out, s);
     return outcome;
 }
 
@@ -598,8 +565,7 @@ void run_coordinator(Scheduler& scheduler, Transport& transport, const Coordinat
     stop_all();
     if (failure) throw RuntimeError(ErrorKind::Io, *failure);
     if (cancelled) throw RuntimeError(ErrorKind::Cancelled, "distributed build stopped; run it again to resume");
-    // Last, the list of what is there (as the single-process build writes it).
-    native::write_manifest(scheduler.out());
+    scheduler.finish();
 }
 
 void run_worker(UnitWorker& worker, Transport& transport, const std::function<void(const std::string&)>& on_error,

@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/build/build_directory.hpp"
 #include "core/build/solved_slice_io.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/index/slice.hpp"
@@ -89,7 +90,9 @@ public:
 
     bool finished() const noexcept { return slices_left_ == 0; }
     std::size_t in_flight() const noexcept { return in_flight_; }
-    const std::filesystem::path& out() const noexcept { return out_; }
+    const std::filesystem::path& out() const noexcept { return directory_.out(); }
+    // The end of the build (BuildDirectory::finish): once every slice is finished.
+    void finish() const { directory_.finish(); }
 
     std::uint64_t positions_total() const noexcept { return positions_total_; }
     std::uint64_t positions_done() const noexcept { return positions_done_; }
@@ -128,7 +131,7 @@ private:
     void remove_stale_chunks(const std::filesystem::path& out) const;
     Chunk* find_chunk(const Task& task);
 
-    std::filesystem::path out_;
+    native::BuildDirectory directory_;
     std::vector<Slice> slices_;
     std::size_t slices_left_ = 0;
     std::size_t in_flight_ = 0;
