@@ -16,7 +16,7 @@ TEST(SharedPageCache, OwnersOfEachDatabaseAreApart) {
     EXPECT_EQ(shared.join({.owners = 10, .page_bytes = 4096, .all_pages_bytes = kMiB}), 0U);
     EXPECT_EQ(shared.join({.owners = 3, .page_bytes = 4352, .all_pages_bytes = kMiB}), 10U);
     EXPECT_EQ(shared.join({.owners = 1, .page_bytes = 512, .all_pages_bytes = kMiB}), 13U);
-    EXPECT_THROW(shared.join({.owners = std::uint64_t{1} << 24}), std::out_of_range);
+    EXPECT_THROW(shared.join({.owners = std::uint64_t{1} << 24}), LimitError);
     const auto cache = shared.make();
     EXPECT_EQ(cache->page_bytes(), 4352U);
     EXPECT_EQ(shared.make(), cache);

@@ -12,6 +12,7 @@
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/parallel_ranges.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -68,7 +69,7 @@ std::vector<std::uint64_t> mtc_dont_care(const SolvedSlice& solved, Color side, 
 KingsrowExportReport write_kingsrow_databases(const std::filesystem::path& directory, const SolutionStore& store,
                                               const std::vector<SliceId>& slices, const KingsrowExportOptions& options) {
     for (SliceId s : slices) {
-        if (store.find(s) == nullptr) throw std::invalid_argument("slice " + s.to_string() + " is not solved");
+        if (store.find(s) == nullptr) throw InvalidArgumentError("slice " + s.to_string() + " is not solved");
     }
     // The writers take the tables in file order and finish each file before the next.
     std::vector<SliceId> ordered = slices;

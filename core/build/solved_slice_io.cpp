@@ -11,6 +11,7 @@
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/parallel_ranges.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 namespace {
@@ -43,18 +44,18 @@ RangeSections range_sections(SliceId slice, std::uint64_t first, std::array<std:
                              const WideSections& sixteen, ValueKinds kinds, int threads,
                              std::array<std::span<const std::uint64_t>, 2> captures) {
     const std::uint64_t n = dtw[0].size();
-    if (first % 64 != 0 || first + n > slice_size(slice)) throw std::invalid_argument("range of slice " + slice.to_string() + " out of bounds");
+    if (first % 64 != 0 || first + n > slice_size(slice)) throw InvalidArgumentError("range of slice " + slice.to_string() + " out of bounds");
     const SliceIndexer indexer(slice);
     const std::vector<Color> sides = stored_sides(slice);
     for (const Color side : sides) {
         const auto k = static_cast<std::size_t>(side);
-        if (dtw[k].size() != n || mtc[k].size() != n) throw std::invalid_argument("range of slice " + slice.to_string() + ": sizes differ");
+        if (dtw[k].size() != n || mtc[k].size() != n) throw InvalidArgumentError("range of slice " + slice.to_string() + ": sizes differ");
     }
     const bool captures_given = !captures[0].empty() || !captures[1].empty();
     if (captures_given) {
         for (const Color side : sides) {
             if (captures[static_cast<std::size_t>(side)].size() != (n + 63) / 64) {
-                throw std::invalid_argument("range of slice " + slice.to_string() + ": capture bits of the wrong size");
+                throw InvalidArgumentError("range of slice " + slice.to_string() + ": capture bits of the wrong size");
             }
         }
     }

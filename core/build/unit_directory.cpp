@@ -32,7 +32,7 @@ UnitDirectory::UnitDirectory(std::filesystem::path directory, SliceId slice, Cal
 const MenLevel& UnitDirectory::level(int advancement) const {
     const auto it = std::find_if(levels_.begin(), levels_.end(), [&](const MenLevel& l) { return l.advancement == advancement; });
     if (it == levels_.end()) {
-        throw std::invalid_argument("slice " + slice_.to_string() + " has no level " + std::to_string(advancement));
+        throw InvalidArgumentError("slice " + slice_.to_string() + " has no level " + std::to_string(advancement));
     }
     return *it;
 }
@@ -47,7 +47,7 @@ SolvedLevel UnitDirectory::read(int advancement) const {
 }
 
 bool UnitDirectory::has_level(SliceId slice, int advancement) {
-    if (slice != slice_) throw std::invalid_argument("unit directory of " + slice_.to_string() + " asked for " + slice.to_string());
+    if (slice != slice_) throw InvalidArgumentError("unit directory of " + slice_.to_string() + " asked for " + slice.to_string());
     std::error_code ec;
     if (!std::filesystem::exists(path(advancement), ec)) return false;
     found_.reset();  // only the level last found can be asked for

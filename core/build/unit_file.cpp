@@ -99,7 +99,7 @@ std::uintmax_t write_unit_file(const std::filesystem::path& path, const SolvedLe
     const std::vector<std::byte> header = encode_header(has_wide ? kUnitFileVersionWide : kUnitFileVersion, level.slice(),
                                                         level.advancement(), level.configurations(), block, inputs);
     std::unique_ptr<ZSTD_CCtx, void (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), &free_cctx);
-    if (!cctx) throw std::bad_alloc();
+    if (!cctx) throw OutOfMemoryError("no memory for a zstd compression context");
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, options.zstd_level);
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0);
     // A libzstd built without threads refuses the parameter and compresses on this thread.
@@ -268,7 +268,7 @@ UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice,
     st.block_size = slice_size(slice) / men_configurations(slice.nbm, slice.nwm);
     st.per_frame = slots_per_frame(st.block_size);
     st.dctx.reset(ZSTD_createDCtx());
-    if (!st.dctx) throw std::bad_alloc();
+    if (!st.dctx) throw OutOfMemoryError("no memory for a zstd decompression context");
     const std::span<const std::byte> bytes = st.file.bytes();
     if (bytes.size() < kUnitFileMagic.size() + 4) corrupt_unit(path, "is truncated");
     if (std::memcmp(bytes.data(), kUnitFileMagic.data(), kUnitFileMagic.size()) != 0) corrupt_unit(path, "is not a unit file");
@@ -344,7 +344,7 @@ void UnitFileReader::verify() const {
 void UnitFileReader::read_slots(std::uint64_t first, std::uint64_t count, const BlockVisitor& visit) const {
     const State& st = *state_;
     const std::uint64_t slots = st.configurations.size();
-    if (first > slots || count > slots - first) throw std::out_of_range("unit file " + st.path().string() + ": slots out of range");
+    if (first > slots || count > slots - first) throw OutOfRangeError("unit file " + st.path().string() + ": slots out of range");
     const std::uint64_t b = st.block_size;
     std::vector<std::uint8_t> raw;
     std::vector<std::uint64_t> captures;  // Black's words, then White's

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/index/slice.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 
@@ -16,7 +17,7 @@ UnitRangeReader::UnitRangeReader(SliceId slice, std::vector<UnitSource> units)
 
 RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
     if (count == 0 || first + count > slice_size(slice_)) {
-        throw std::invalid_argument("positions [" + std::to_string(first) + ", " + std::to_string(first + count) + ") are not in slice " +
+        throw InvalidArgumentError("positions [" + std::to_string(first) + ", " + std::to_string(first + count) + ") are not in slice " +
                                     slice_.to_string());
     }
     RangeValues out;
@@ -67,7 +68,7 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
     }
     // The units partition the configurations: every position of the range came from one of them.
     if (filled != count) {
-        throw std::logic_error("the units of slice " + slice_.to_string() + " hold " + std::to_string(filled) + " of the " +
+        throw InternalError("the units of slice " + slice_.to_string() + " hold " + std::to_string(filled) + " of the " +
                                std::to_string(count) + " positions from " + std::to_string(first));
     }
     return out;

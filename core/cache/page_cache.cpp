@@ -1,4 +1,5 @@
 #include "core/cache/page_cache.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -9,7 +10,7 @@ PageCache::PageCache(std::size_t capacity_bytes, std::size_t page_bytes)
     : capacity_bytes_(capacity_bytes),
       page_bytes_(page_bytes),
       slot_bytes_((std::max<std::size_t>(page_bytes, 1) + 63) / 64 * 64) {
-    if (page_bytes > 0xFFFF) throw std::length_error("page cache slots hold at most 65535 bytes");
+    if (page_bytes > 0xFFFF) throw LimitError("page cache slots hold at most 65535 bytes");
     const std::size_t sets = std::clamp<std::size_t>(capacity_bytes / (slot_bytes_ * kWays), 1, 0xFFFFFFFFU);
     sets_.resize(sets);
     arena_ = ResidentBuffer(sets * kWays * slot_bytes_);

@@ -31,6 +31,7 @@
 #include "core/util/prefetch.hpp"
 #include "core/util/resident_buffer.hpp"
 #include "core/util/striped_counter.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb {
 
@@ -76,7 +77,7 @@ public:
         std::vector<std::byte> data;
         load(data);
         if (data.size() > page_bytes_) {
-            throw std::length_error("page of " + std::to_string(data.size()) + " bytes in a cache of " +
+            throw ErrorOf<std::length_error, ErrorKind::Internal>("page of " + std::to_string(data.size()) + " bytes in a cache of " +
                                     std::to_string(page_bytes_) + "-byte slots");
         }
         std::lock_guard lock(lock_of(set));
@@ -141,7 +142,7 @@ private:
         return key.owner < (std::uint64_t{1} << 24) && key.page < (std::uint64_t{1} << 40);
     }
     static std::uint64_t pack(const PageKey& key) {
-        if (!fits(key)) throw std::out_of_range("page key out of range");
+        if (!fits(key)) throw OutOfRangeError("page key out of range");
         return key.owner << 40 | key.page;
     }
     std::size_t set_of(std::uint64_t packed) const noexcept {

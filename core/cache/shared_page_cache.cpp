@@ -1,4 +1,5 @@
 #include "core/cache/shared_page_cache.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,9 +7,9 @@
 namespace egdb {
 
 std::uint64_t SharedPageCache::join(const PageCacheDemand& demand) {
-    if (cache_) throw std::logic_error("a database joined the handle's page cache after it was made");
+    if (cache_) throw InternalError("a database joined the handle's page cache after it was made");
     constexpr std::uint64_t kOwners = std::uint64_t{1} << 24;  // PageKey::owner
-    if (demand.owners > kOwners - owners_) throw std::out_of_range("too many database files for one page cache");
+    if (demand.owners > kOwners - owners_) throw LimitError("too many database files for one page cache");
     const std::uint64_t first = owners_;
     owners_ += demand.owners;
     page_bytes_ = std::max(page_bytes_, demand.page_bytes);

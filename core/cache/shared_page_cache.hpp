@@ -32,7 +32,7 @@ public:
     explicit SharedPageCache(std::uint64_t budget_bytes) noexcept : budget_(budget_bytes) {}
 
     // Before make(): records the demand and returns the first of its owner ids. Throws
-    // std::logic_error after make(), std::out_of_range when the owners run out (2^24 in all).
+    // InternalError after make(), LimitError when the owners run out (2^24 in all).
     std::uint64_t join(const PageCacheDemand& demand);
 
     // Makes the cache on the first call and returns it on every call.

@@ -11,6 +11,7 @@
 #include "core/rules/movegen.hpp"
 #include "core/util/parallel_ranges.hpp"
 #include "core/util/prefetch.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb {
 
@@ -22,12 +23,12 @@ constexpr std::uint8_t kOutcomeLoss = 1;
 constexpr std::uint8_t kOutcomeWin = 2;
 
 [[noreturn]] void throw_distance_overflow(SliceId slice) {
-    throw std::overflow_error("slice " + slice.to_string() + ": a distance exceeds " +
+    throw DistanceOverflowError("slice " + slice.to_string() + ": a distance exceeds " +
                               std::to_string(kMaxPlies) + " plies, the most the solver counts");
 }
 
 [[noreturn]] void throw_no_next_level(SliceId slice) {
-    throw std::logic_error("slice " + slice.to_string() + ": a man move leads to a level that is not solved");
+    throw InternalError("slice " + slice.to_string() + ": a man move leads to a level that is not solved");
 }
 
 }  // namespace
@@ -44,7 +45,7 @@ BlockSolver::BlockSolver(SliceId slice, const KingPlacements& kings, const Solve
       sharing_(sharing) {
     const std::uint64_t entries = 2 * kings.block_size();
     if (entries > std::numeric_limits<Entry>::max()) {
-        throw std::length_error("slice " + slice_.to_string() + ": block too large for 32-bit entries");
+        throw LimitError("slice " + slice_.to_string() + ": block too large for 32-bit entries");
     }
     for (const Color side : {Color::Black, Color::White}) {
         conversion_plies_[static_cast<std::size_t>(side)] = static_cast<std::uint8_t>(conversion_plies(slice_, side));
@@ -111,7 +112,7 @@ void BlockSolver::store_dtw(SolvedLevel& level, std::size_t slot, std::size_t th
                 // Wins are odd and losses even (position_value.hpp): the code's parity is the WLD.
                 const unsigned dtw = state_[e].distance;
                 if (finished && ((dtw & 1u) != 0) != won) {
-                    throw std::logic_error("slice " + slice_.to_string() + ": DTW parity broken");
+                    throw InternalError("slice " + slice_.to_string() + ": DTW parity broken");
                 }
                 // A DTW that does not fit is made wide here; one whose MTC does not fit, in store_mtc.
                 level.block_dtw_codes(slot, side)[local] = !finished             ? kDrawCode
@@ -166,7 +167,7 @@ void BlockSolver::store_mtc(SolvedLevel& level, std::size_t slot, std::size_t th
                 const std::uint8_t outcome = !finished ? kOutcomeDraw : won ? kOutcomeWin : kOutcomeLoss;
                 if ((f & kCapture) != 0) word_bits[static_cast<std::size_t>(side)] |= std::uint64_t{1} << ((at + local) % 64);
                 if (outcome != state_[e].dtw_outcome) {
-                    throw std::logic_error("slice " + slice_.to_string() + ": MTC pass disagrees with DTW pass");
+                    throw InternalError("slice " + slice_.to_string() + ": MTC pass disagrees with DTW pass");
                 }
                 const DistanceCode code = level.block_dtw_codes(slot, side)[local];
                 const Plies dtw = !is_wide_code(code) ? code : (next_wide++)->second;

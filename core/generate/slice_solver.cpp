@@ -14,6 +14,7 @@
 #include "core/generate/colour_mirror.hpp"
 #include "core/generate/king_placements.hpp"
 #include "core/generate/men_order.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb {
 
@@ -26,7 +27,7 @@ public:
 
     bool has_level(SliceId, int) override { return false; }
     SolvedLevel load_level(SliceId slice, int) override {
-        throw std::logic_error("slice " + slice.to_string() + ": no stored levels in memory");
+        throw InternalError("slice " + slice.to_string() + ": no stored levels in memory");
     }
     void store_level(const SolvedLevel& level, double) override { out_.store(level); }
     const SolvedSlice* whole_slice() const noexcept override { return &out_; }
@@ -42,7 +43,7 @@ private:
 SliceSolver::SliceSolver(SliceId slice, const SolvedLookup& smaller, SolveOptions options)
     : slice_(slice), smaller_(smaller), options_(options) {
     if (!is_indexable(slice) || slice.black() == 0 || slice.white() == 0) {
-        throw std::invalid_argument("cannot solve slice " + slice_.to_string() +
+        throw InvalidArgumentError("cannot solve slice " + slice_.to_string() +
                                     ": need 1 to " + std::to_string(kMaxPiecesPerSide) + " pieces a side");
     }
 }
@@ -207,7 +208,7 @@ void SliceSolver::solve_levels(LevelSink& sink) const {
 SolvedLevel SliceSolver::solve_level(int advancement, std::vector<std::uint64_t> configurations,
                                      const SolvedLevel* next) const {
     if (next != nullptr && (next->slice() != slice_ || next->advancement() != advancement + 1)) {
-        throw std::invalid_argument("slice " + slice_.to_string() + " level " + std::to_string(advancement) +
+        throw InvalidArgumentError("slice " + slice_.to_string() + " level " + std::to_string(advancement) +
                                     ": the level given as the next is not level " + std::to_string(advancement + 1));
     }
     const KingPlacements kings(slice_);

@@ -1,4 +1,5 @@
 #include "core/generate/solution_store.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -9,7 +10,7 @@ namespace egdb {
 void SolutionStore::add(SolvedSlice solved) {
     const SliceId slice = solved.slice();
     if (!is_indexable(slice) || !is_canonical(slice)) {
-        throw std::invalid_argument("SolutionStore holds canonical slices only, got " + slice.to_string());
+        throw InvalidArgumentError("SolutionStore holds canonical slices only, got " + slice.to_string());
     }
     Held& held = slots_[slot_of(slice)];
     if (!held.solved) order_.push_back(slice);
@@ -47,9 +48,9 @@ void SolutionStore::throw_not_answered(const Position& position, Color side_to_m
     const SliceId slice = slice_of(position);
     const bool reverse = !is_canonical(slice);
     const SliceId canonical = reverse ? color_reversed(slice) : slice;
-    if (find(canonical) == nullptr) throw std::out_of_range("slice " + canonical.to_string() + " is not solved");
+    if (find(canonical) == nullptr) throw OutOfRangeError("slice " + canonical.to_string() + " is not solved");
     const Color side = reverse ? opposite(side_to_move) : side_to_move;
-    throw std::out_of_range("slice " + canonical.to_string() + " is held without " + std::string(color_name(side)) +
+    throw OutOfRangeError("slice " + canonical.to_string() + " is held without " + std::string(color_name(side)) +
                             " to move");
 }
 

@@ -1,4 +1,5 @@
 #include "core/generate/solved_level.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -14,12 +15,12 @@ SolvedLevel::SolvedLevel(SliceId slice, int advancement, std::vector<std::uint64
     men_divisor_ = detail::FastDivisor(block_size_);
     const std::size_t count = configurations_.size();
     if (count >= std::numeric_limits<std::uint32_t>::max()) {
-        throw std::length_error("level " + std::to_string(advancement) + " of slice " + slice.to_string() + " is too large");
+        throw LimitError("level " + std::to_string(advancement) + " of slice " + slice.to_string() + " is too large");
     }
     for (std::size_t k = 0; k < count; ++k) {
         const std::uint64_t c = configurations_[k];
         if (c >= men || (k > 0 && c <= configurations_[k - 1])) {
-            throw std::invalid_argument("level " + std::to_string(advancement) + " of slice " + slice.to_string() +
+            throw InvalidArgumentError("level " + std::to_string(advancement) + " of slice " + slice.to_string() +
                                         ": men configurations must be increasing and below " + std::to_string(men));
         }
     }
@@ -39,7 +40,7 @@ SolvedLevel::SolvedLevel(SliceId slice, int advancement, std::vector<std::uint64
 }
 
 void SolvedLevel::throw_not_held(std::uint64_t index) const {
-    throw std::logic_error("level " + std::to_string(advancement_) + " of slice " + slice_.to_string() +
+    throw InternalError("level " + std::to_string(advancement_) + " of slice " + slice_.to_string() +
                            " does not hold index " + std::to_string(index));
 }
 

@@ -1,4 +1,5 @@
 #include "core/generate/solved_slice.hpp"
+#include "core/util/error.hpp"
 
 #include <cstring>
 #include <stdexcept>
@@ -31,8 +32,8 @@ void SolvedSlice::keep(SideSet sides) {
 }
 
 void SolvedSlice::store(const SolvedLevel& level) {
-    if (sides_ != SideSet::both()) throw std::logic_error("a level is stored into a solution of both sides to move");
-    if (level.slice() != slice_) throw std::invalid_argument("a level of slice " + level.slice().to_string() + " is not part of " + slice_.to_string());
+    if (sides_ != SideSet::both()) throw InternalError("a level is stored into a solution of both sides to move");
+    if (level.slice() != slice_) throw InvalidArgumentError("a level of slice " + level.slice().to_string() + " is not part of " + slice_.to_string());
     const std::uint64_t block = level.block_size();
     const auto& configurations = level.configurations();
     for (std::size_t side = 0; side < 2; ++side) {

@@ -9,6 +9,7 @@
 #include "core/notation/notation_error.hpp"
 #include "core/notation/move_notation.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb {
 namespace {
@@ -146,7 +147,7 @@ void HubSession::on_pos(const HubLine& line, std::vector<HubReply>& out) {
                         const Move move = parse_move(now.position, now.side_to_move, move_text);
                         game.positions.push_back({apply_move(now.position, now.side_to_move, move), opposite(now.side_to_move)});
                     } catch (const std::exception& e) {
-                        throw std::invalid_argument("move " + std::to_string(game.positions.size()) + " of moves=: " + e.what());
+                        throw InvalidArgumentError("move " + std::to_string(game.positions.size()) + " of moves=: " + e.what());
                     }
                 }
                 start = end + 1;

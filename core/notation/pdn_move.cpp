@@ -7,6 +7,7 @@
 
 #include "core/rules/movegen.hpp"
 #include "core/util/ascii.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb {
 namespace {
@@ -174,7 +175,7 @@ Bitboard follow_capture(const Position& pos, Color side, const std::vector<int>&
 // upstream print_move, which takes the position the list was generated from.
 std::string move_to_pdn([[maybe_unused]] const Position& pos, [[maybe_unused]] Color side,
                         const MoveListWithPaths& list, int index) {
-    if (index < 0 || index >= list.size()) throw std::out_of_range("move_to_pdn: index outside the move list");
+    if (index < 0 || index >= list.size()) throw OutOfRangeError("move_to_pdn: index outside the move list");
     const Move& m = list[index];
     const auto same_squares = std::count_if(
         list.begin(), list.end(), [&](const Move& other) { return other.from == m.from && other.to == m.to; });

@@ -17,6 +17,7 @@
 #include "core/probe/wld_algebra.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/directory_problem.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb {
 namespace {
@@ -211,7 +212,7 @@ void Database::check_position(const Position& position) const {
     // board, a man on its promotion row) has no index: reading one would address outside the
     // slice's tables (found by fuzz/fuzz_capi.cpp through is_sharp_win).
     if (!is_well_formed(position)) {
-        throw std::invalid_argument("the position is not well formed (black " + std::to_string(position.black) +
+        throw InvalidArgumentError("the position is not well formed (black " + std::to_string(position.black) +
                                     ", white " + std::to_string(position.white) + ", kings " +
                                     std::to_string(position.king) +
                                     "): colours overlap, a king bit is on an empty square, a bit is off the "
@@ -226,7 +227,7 @@ void Database::check_position(const Position& position) const {
 }
 
 int Database::lookup(const Position& position, Color side, bool conditional) const {
-    if (!is_well_formed(position)) throw std::invalid_argument("the position is not well formed");
+    if (!is_well_formed(position)) throw InvalidArgumentError("the position is not well formed");
     lookups_.add();
     if (wld_) return wld_->lookup(StoredKind::Wld, position, side, conditional);
     if (mtc_) return mtc_->lookup(StoredKind::Mtc, position, side, conditional);

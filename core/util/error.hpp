@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace egdb {
 
@@ -59,6 +60,27 @@ public:
 
 private:
     ErrorKind kind_;
+};
+
+// The standard argument errors with their kind: every exception core throws is an egdb::Error.
+using InvalidArgumentError = ErrorOf<std::invalid_argument, ErrorKind::InvalidArgument>;
+using OutOfRangeError = ErrorOf<std::out_of_range, ErrorKind::InvalidArgument>;
+// A broken invariant: a bug of egdb, never the caller's input.
+using InternalError = ErrorOf<std::logic_error, ErrorKind::Internal>;
+// A size or a distance beyond what this implementation holds (a block too large for 32-bit
+// entries, a distance beyond the largest stored).
+using LimitError = ErrorOf<std::length_error, ErrorKind::Unsupported>;
+using DistanceOverflowError = ErrorOf<std::overflow_error, ErrorKind::Unsupported>;
+
+// Memory that cannot be had (a mapping, a zstd context), with what it was for.
+class OutOfMemoryError : public std::bad_alloc, public Error {
+public:
+    explicit OutOfMemoryError(std::string message) : message_(std::move(message)) {}
+    ErrorKind kind() const noexcept override { return ErrorKind::Internal; }
+    const char* what() const noexcept override { return message_.c_str(); }
+
+private:
+    std::string message_;
 };
 
 // A file contradicts its format (native pages, Kingsrow index, data and DTW files alike).

@@ -1,4 +1,5 @@
 #include "core/util/resident_buffer.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <new>
@@ -23,7 +24,7 @@ ResidentBuffer::ResidentBuffer(std::size_t bytes) : size_(bytes) {
 #if defined(__linux__)
     // Anonymous memory is zero-filled; a whole number of huge pages lets all of it use them.
     void* p = ::mmap(nullptr, reserved_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (p == MAP_FAILED) throw OutOfMemoryError("cannot map " + std::to_string(reserved_) + " bytes of memory");
     ::madvise(p, reserved_, MADV_HUGEPAGE);  // a hint: failure leaves ordinary pages
     data_ = static_cast<std::byte*>(p);
 #else

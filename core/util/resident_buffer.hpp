@@ -16,7 +16,7 @@ namespace egdb {
 class ResidentBuffer {
 public:
     ResidentBuffer() = default;
-    // Zero-filled; throws std::bad_alloc when the memory cannot be had.
+    // Zero-filled; throws OutOfMemoryError (a std::bad_alloc) when the memory cannot be had.
     explicit ResidentBuffer(std::size_t bytes);
     ResidentBuffer(ResidentBuffer&& other) noexcept;
     ResidentBuffer& operator=(ResidentBuffer&& other) noexcept;

@@ -45,7 +45,7 @@ std::uint64_t block_size_of(SliceId s) { return slice_size(s) / men_configuratio
 
 const MenLevel& find_level(const std::vector<MenLevel>& levels, SliceId s, int advancement) {
     const auto it = std::find_if(levels.begin(), levels.end(), [&](const MenLevel& l) { return l.advancement == advancement; });
-    if (it == levels.end()) throw std::invalid_argument("slice " + s.to_string() + " has no level " + std::to_string(advancement));
+    if (it == levels.end()) throw InvalidArgumentError("slice " + s.to_string() + " has no level " + std::to_string(advancement));
     return *it;
 }
 
@@ -275,11 +275,11 @@ Scheduler::Chunk* Scheduler::find_chunk(const Task& task) {
 
 void Scheduler::done(const Task& task) {
     const auto slice = std::find_if(slices_.begin(), slices_.end(), [&](const Slice& s) { return s.id == task.slice; });
-    if (slice == slices_.end()) throw std::invalid_argument("task " + to_string(task) + " is not part of the build");
+    if (slice == slices_.end()) throw InvalidArgumentError("task " + to_string(task) + " is not part of the build");
     if (task.kind == TaskKind::EncodePart) {
         if (task.chunk < 0 || static_cast<std::size_t>(task.chunk) >= slice->parts.size() ||
             slice->parts[static_cast<std::size_t>(task.chunk)] != State::InFlight) {
-            throw std::logic_error(to_string(task) + " was not handed out");
+            throw InternalError(to_string(task) + " was not handed out");
         }
         slice->parts[static_cast<std::size_t>(task.chunk)] = State::Done;
         ++slice->parts_done;
@@ -287,7 +287,7 @@ void Scheduler::done(const Task& task) {
         return;
     }
     if (task.kind == TaskKind::WriteSlice) {
-        if (slice->write != State::InFlight) throw std::logic_error(to_string(task) + " was not handed out");
+        if (slice->write != State::InFlight) throw InternalError(to_string(task) + " was not handed out");
         slice->write = State::Done;
         slice->finished = true;
         --slices_left_;
@@ -295,7 +295,7 @@ void Scheduler::done(const Task& task) {
         return;
     }
     Chunk* chunk = find_chunk(task);
-    if (chunk == nullptr || chunk->state != State::InFlight) throw std::logic_error(to_string(task) + " was not handed out");
+    if (chunk == nullptr || chunk->state != State::InFlight) throw InternalError(to_string(task) + " was not handed out");
     chunk->state = State::Done;
     --in_flight_;
     positions_done_ += chunk->count * slice->block_size;
@@ -419,7 +419,7 @@ TaskOutcome UnitWorker::run(const Task& task) {
         const MenLevel& l = find_level(c.levels, task.slice, task.advancement);
         const auto chunks = level_chunks(l.configurations.size(), block_size_of(task.slice), request_.chunk_positions);
         if (task.chunk < 0 || static_cast<std::size_t>(task.chunk) >= chunks.size()) {
-            throw std::invalid_argument("task " + to_string(task) + ": no such chunk");
+            throw InvalidArgumentError("task " + to_string(task) + ": no such chunk");
         }
         const native::UnitInputs inputs = unit_inputs(c.levels, c.successors, task.advancement);
         if (inputs.level_read < 0) {
@@ -443,7 +443,7 @@ TaskOutcome UnitWorker::encode_part(const Task& task) {
     const std::filesystem::path& out = request_.out;
     const std::uint64_t per_part = part_positions(request_, s);
     if (task.chunk < 0 || static_cast<std::uint64_t>(task.chunk) >= part_count(request_, s)) {
-        throw std::invalid_argument("task " + to_string(task) + ": no such part");
+        throw InvalidArgumentError("task " + to_string(task) + ": no such part");
     }
     const std::uint64_t first = static_cast<std::uint64_t>(task.chunk) * per_part;
     const std::uint64_t count = std::min(per_part, slice_size(s) - first);
@@ -500,7 +500,7 @@ Message decode(std::span<const std::int64_t, kMessageWords> w) {
     const bool kind_ok = w[0] >= static_cast<std::int64_t>(MessageKind::Task) && w[0] <= static_cast<std::int64_t>(MessageKind::Stop);
     const bool task_ok = w[1] >= static_cast<std::int64_t>(TaskKind::SolveUnit) && w[1] <= static_cast<std::int64_t>(TaskKind::EncodePart);
     if (!kind_ok || !task_ok || w[2] < 0 || w[2] > 9999 || w[5] < 0 || w[8] != 0x45474442) {
-        throw std::invalid_argument("a message that is not an egdb build message");
+        throw InvalidArgumentError("a message that is not an egdb build message");
     }
     const auto digit = [&](int place) { return static_cast<int>((w[2] / place) % 10); };
     Message m;
@@ -537,7 +537,7 @@ void run_coordinator(Scheduler& scheduler, Transport& transport, const Coordinat
         if (!busy) {
             if (scheduler.finished() || failure || cancelled) break;
             stop_all();
-            throw std::logic_error("distributed build: nothing ready and nothing in flight, but slices are left");
+            throw InternalError("distributed build: nothing ready and nothing in flight, but slices are left");
         }
         auto received = transport.try_receive();
         if (!received) {
@@ -548,7 +548,7 @@ void run_coordinator(Scheduler& scheduler, Transport& transport, const Coordinat
         if (rank <= 0 || rank >= ranks || !assigned[static_cast<std::size_t>(rank)] ||
             !(*assigned[static_cast<std::size_t>(rank)] == message.task)) {
             stop_all();
-            throw std::logic_error("distributed build: rank " + std::to_string(rank) + " reported " + to_string(message.task) +
+            throw InternalError("distributed build: rank " + std::to_string(rank) + " reported " + to_string(message.task) +
                                    ", which it was not given");
         }
         assigned[static_cast<std::size_t>(rank)].reset();

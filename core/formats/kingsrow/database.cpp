@@ -9,6 +9,7 @@
 #include "core/formats/kingsrow/text_index/stream_database.hpp"
 #include "core/formats/kingsrow/codecs/tunstall_v1_codec.hpp"
 #include "core/formats/kingsrow/codecs/tunstall_v2_codec.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -98,7 +99,7 @@ std::unique_ptr<Database> open_database(const std::filesystem::path& directory, 
         case DbType::WldHuffman:
         case DbType::Native: break;
     }
-    throw std::invalid_argument(std::string(name_of(type)) + " databases are not opened by this reader");
+    throw InvalidArgumentError(std::string(name_of(type)) + " databases are not opened by this reader");
 }
 
 std::unique_ptr<Database> open_database(const std::filesystem::path& directory, const OpenOptions& options) {

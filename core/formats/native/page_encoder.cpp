@@ -11,6 +11,7 @@
 
 #include "core/util/crc32c.hpp"
 #include "core/util/little_endian.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 namespace {
@@ -72,7 +73,7 @@ void free_dctx(ZSTD_DCtx* dctx) { ZSTD_freeDCtx(dctx); }
 }  // namespace
 
 SectionValues SectionValues::subrange(std::uint64_t first, std::uint64_t count) const {
-    if (first % 64 != 0 || first + count > size()) throw std::invalid_argument("section subrange out of bounds");
+    if (first % 64 != 0 || first + count > size()) throw InvalidArgumentError("section subrange out of bounds");
     SectionValues r = *this;
     if (!values8.empty()) r.values8 = values8.subspan(first, count);
     if (!values16.empty()) r.values16 = values16.subspan(first, count);
@@ -99,7 +100,7 @@ std::uint32_t max_meaningful_value(const SectionValues& s) {
 
 PageEncoder::PageEncoder(ValueKind kind, int zstd_level)
     : cctx_(ZSTD_createCCtx(), &free_cctx), dctx_(ZSTD_createDCtx(), &free_dctx) {
-    if (!cctx_ || !dctx_) throw std::bad_alloc();
+    if (!cctx_ || !dctx_) throw OutOfMemoryError("no memory for the zstd contexts of a page encoder");
     ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_compressionLevel, page_zstd_level(kind, zstd_level));
     ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_checksumFlag, 0);
     ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_contentSizeFlag, 0);
@@ -115,7 +116,7 @@ PageEncoder::PageEncoder(ValueKind kind, int zstd_level)
 PageEncoder::~PageEncoder() = default;
 
 EncodedPages PageEncoder::encode(const SectionValues& s, std::uint32_t positions_per_page, unsigned value_bits) {
-    if (positions_per_page == 0 || positions_per_page % 64 != 0) throw std::invalid_argument("pages must hold a multiple of 64 positions");
+    if (positions_per_page == 0 || positions_per_page % 64 != 0) throw InvalidArgumentError("pages must hold a multiple of 64 positions");
     const std::uint32_t limit = value_bits == 2 ? kStoredWin : value_bits == 8 ? 0xFF : 0xFFFF;
     EncodedPages out;
     const std::uint64_t positions = s.size();
@@ -129,7 +130,7 @@ EncodedPages PageEncoder::encode(const SectionValues& s, std::uint32_t positions
         const std::uint32_t largest = s.values8.empty() ? fill_page(s.values16, s.dont_care, first, filled)
                                                         : fill_page(s.values8, s.dont_care, first, filled);
         if (largest > limit) {
-            throw std::invalid_argument(std::string(to_string(s.kind)) + " value " + std::to_string(largest) + " does not fit in " +
+            throw InvalidArgumentError(std::string(to_string(s.kind)) + " value " + std::to_string(largest) + " does not fit in " +
                                         std::to_string(value_bits) + " bits");
         }
         out.max_value = std::max(out.max_value, largest);
@@ -155,14 +156,14 @@ EncodedPages PageEncoder::encode(const SectionValues& s, std::uint32_t positions
         }
         compressed_.resize(ZSTD_compressBound(packed_.size()));
         const std::size_t n = ZSTD_compress2(cctx_.get(), compressed_.data(), compressed_.size(), packed_.data(), packed_.size());
-        if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
+        if (ZSTD_isError(n)) throw InternalError(std::string("zstd: ") + ZSTD_getErrorName(n));
         const std::span<const std::byte> page_bytes(compressed_.data(), n);
         // The page read back as a reader will read it (one zstd frame of exactly the packed size).
         read_back_.resize(packed_.size() + 1);
         const std::size_t back = ZSTD_decompressDCtx(dctx_.get(), read_back_.data(), read_back_.size(), page_bytes.data(), n);
         if (ZSTD_isError(back) || back != packed_.size() ||
             !std::equal(packed_.begin(), packed_.end(), read_back_.begin())) {
-            throw std::runtime_error(std::string(to_string(s.kind)) + " page " + std::to_string(page) +
+            throw InternalError(std::string(to_string(s.kind)) + " page " + std::to_string(page) +
                                      " does not decompress to the values it was encoded from");
         }
         out.bytes.insert(out.bytes.end(), page_bytes.begin(), page_bytes.end());

@@ -12,6 +12,7 @@
 #include "core/util/crc32c.hpp"
 #include "core/util/little_endian.hpp"
 #include "core/util/parallel_ranges.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 namespace {
@@ -56,15 +57,15 @@ std::vector<std::byte> encode_slice_header(SliceId slice, std::uint64_t position
 
 std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId slice,
                                std::span<const SectionValues> sections, const WriteOptions& options) {
-    if (!is_indexable(slice)) throw std::invalid_argument("slice " + slice.to_string() + " cannot be indexed");
+    if (!is_indexable(slice)) throw InvalidArgumentError("slice " + slice.to_string() + " cannot be indexed");
     const std::uint64_t positions = slice_size(slice);
     for (const SectionValues& s : sections) {
         if ((s.values8.empty() == s.values16.empty()) || s.size() != positions) {
-            throw std::invalid_argument("section " + std::string(to_string(s.kind)) + " of slice " +
+            throw InvalidArgumentError("section " + std::string(to_string(s.kind)) + " of slice " +
                                         slice.to_string() + ": expected " + std::to_string(positions) + " values");
         }
         if (!s.dont_care.empty() && s.dont_care.size() < (positions + 63) / 64) {
-            throw std::invalid_argument("don't-care bitset too short");
+            throw InvalidArgumentError("don't-care bitset too short");
         }
     }
     // Work items: runs of kPagesPerRun pages of one section. Pages do not depend on each other

@@ -38,14 +38,14 @@ std::uint64_t write_slice_part_file(const std::filesystem::path& path, SliceId s
     const std::uint64_t alignment = page_run_alignment(format);
     if (part < 0 || first % alignment != 0 || count == 0 || first + count > positions ||
         (first + count != positions && count % alignment != 0)) {
-        throw std::invalid_argument("part " + std::to_string(part) + " of slice " + slice.to_string() + ": positions [" +
+        throw InvalidArgumentError("part " + std::to_string(part) + " of slice " + slice.to_string() + ": positions [" +
                                     std::to_string(first) + ", " + std::to_string(first + count) + ") are not a run of whole pages");
     }
     std::vector<EncodedPages> encoded;
     encoded.reserve(sections.size());
     for (const SectionValues& s : sections) {
         if ((s.values8.empty() == s.values16.empty()) || s.size() != count) {
-            throw std::invalid_argument("section " + std::string(to_string(s.kind)) + " of part " + std::to_string(part) + " of slice " +
+            throw InvalidArgumentError("section " + std::string(to_string(s.kind)) + " of part " + std::to_string(part) + " of slice " +
                                         slice.to_string() + ": expected " + std::to_string(count) + " values");
         }
         encoded.push_back(PageEncoder(s.kind, format.zstd_level).encode(s, page_positions(s.kind, format), source_bits(s)));

@@ -1,4 +1,5 @@
 #include "core/formats/native/zstd_contexts.hpp"
+#include "core/util/error.hpp"
 
 #include <new>
 #include <zstd.h>
@@ -16,7 +17,7 @@ std::size_t ZstdContexts::decompress(std::span<std::byte> out, std::span<const s
         if (context != nullptr) break;
     }
     if (context == nullptr) context = ZSTD_createDCtx();
-    if (context == nullptr) throw std::bad_alloc();
+    if (context == nullptr) throw OutOfMemoryError("no memory for a zstd context");
     const std::size_t n = ZSTD_decompressDCtx(context, out.data(), out.size(), compressed.data(), compressed.size());
     for (auto& slot : slots_) {
         ZSTD_DCtx* empty = nullptr;

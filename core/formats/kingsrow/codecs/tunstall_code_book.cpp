@@ -1,4 +1,5 @@
 #include "core/formats/kingsrow/codecs/tunstall_code_book.hpp"
+#include "core/util/error.hpp"
 
 #include <string>
 
@@ -17,13 +18,13 @@ TunstallCodeBook::TunstallCodeBook(TunstallVersion version) : version_(version) 
     catalogs_ = data.catalogs;
     const auto entries = static_cast<std::size_t>(catalogs_) * 256;
     if (data.run_lengths.size() != entries || data.run_offsets.size() != entries) {
-        throw std::runtime_error(std::string("Tunstall ") + name_of(version) + " table has the wrong size");
+        throw CorruptDataError(std::string("Tunstall ") + name_of(version) + " table has the wrong size");
     }
     lengths_.assign(data.run_lengths.begin(), data.run_lengths.end());
     codes_.resize(entries);
     for (std::size_t i = 0; i < entries; ++i) {
         const auto fail = [&](const char* reason) {
-            throw std::runtime_error(std::string("Tunstall ") + name_of(version) + " table, catalog " +
+            throw CorruptDataError(std::string("Tunstall ") + name_of(version) + " table, catalog " +
                                      std::to_string(i / 256) + " code " + std::to_string(i % 256) + ": " + reason);
         };
         TunstallCode& c = codes_[i];

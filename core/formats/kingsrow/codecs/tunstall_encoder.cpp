@@ -10,6 +10,7 @@
 
 #include "core/formats/kingsrow/codecs/stream_encoder.hpp"
 #include "core/formats/kingsrow/codecs/tunstall_code_book.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -181,7 +182,7 @@ public:
 
     StreamCoding encode(std::span<const std::uint8_t> values, StreamSink& sink) const override {
         for (const std::uint8_t v : values) {
-            if (v > 3) throw std::invalid_argument("EGDB_WLD_TUN_V2 cannot store the partial value " + std::to_string(v));
+            if (v > 3) throw InvalidArgumentError("EGDB_WLD_TUN_V2 cannot store the partial value " + std::to_string(v));
         }
         const Source src(values);
         StreamCoding coding;
@@ -222,7 +223,7 @@ public:
                 std::size_t reach = p;
                 if (chosen != nullptr) reach = matcher_.run(*chosen, src, p, room, &codes, failed);
                 if (chosen == nullptr || (failed && reach < values.size())) {
-                    throw std::runtime_error("Tunstall V2: no code matches the values at local index " + std::to_string(p));
+                    throw InternalError("Tunstall V2: no code matches the values at local index " + std::to_string(p));
                 }
             }
             coding.blocks.push_back({static_cast<std::uint16_t>(chosen->catalog), vmap_byte(*chosen)});
@@ -278,7 +279,7 @@ public:
     StreamCoding encode(std::span<const std::uint8_t> values, StreamSink& sink) const override {
         const Source src(values);
         const std::vector<std::uint8_t> present = values_present(values);
-        if (present.size() > 6 || present.back() > 5) throw std::invalid_argument("EGDB_WLD_TUN_V1 stores values 0..5 only");
+        if (present.size() > 6 || present.back() > 5) throw InvalidArgumentError("EGDB_WLD_TUN_V1 stores values 0..5 only");
         std::vector<Candidate> candidates;
         for (int c = 0; c < book_.catalogs(); ++c) {
             const int alphabet = book_.alphabet(c);
@@ -289,7 +290,7 @@ public:
         std::vector<Emitted> codes;
         bool failed = true;
         if (chosen != nullptr) matcher_.run(*chosen, src, 0, ~std::uint64_t{0}, &codes, failed);
-        if (chosen == nullptr || failed) throw std::runtime_error("Tunstall V1: no catalog encodes this subslice");
+        if (chosen == nullptr || failed) throw InternalError("Tunstall V1: no catalog encodes this subslice");
         for (const Emitted& e : codes) sink.emit(e.code, e.length);
         StreamCoding coding;
         coding.v1_catalog = chosen->catalog;

@@ -1,4 +1,5 @@
 #include "core/formats/kingsrow/directory/file_set.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <array>
@@ -21,7 +22,7 @@ const FormatTraits& traits_of(DbType type) {
     for (const FormatTraits& t : kTraits) {
         if (t.type == type) return t;
     }
-    throw std::invalid_argument(std::string(name_of(type)) + " has no files");
+    throw InvalidArgumentError(std::string(name_of(type)) + " has no files");
 }
 
 std::vector<DbFile> database_files(DbType type, int max_pieces) {
@@ -48,7 +49,7 @@ TablePlace table_place(SliceId slice, Color side_to_move) {
     const std::vector<SliceId> slices = canonical_slices(slice.total());
     const auto at = std::find(slices.begin(), slices.end(), slice);
     if (at == slices.end()) {
-        throw std::invalid_argument("slice " + slice.to_string() + " is not a canonical slice with both sides present");
+        throw InvalidArgumentError("slice " + slice.to_string() + " is not a canonical slice with both sides present");
     }
     return {slice.total(), static_cast<int>(at - slices.begin()), side_to_move};
 }

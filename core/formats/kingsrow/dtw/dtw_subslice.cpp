@@ -1,4 +1,5 @@
 #include "core/formats/kingsrow/dtw/dtw_subslice.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -10,7 +11,7 @@ DtwSubslice::DtwSubslice(const DtwIndexRecord& record, std::uint64_t positions)
     : grammar_(record.rules), huffman_(record.huffman), first_global_miniblock_(record.first_global_miniblock()) {
     for (std::size_t i = 0; i < record.huffman.size(); ++i) {
         if (record.huffman[i].symbol >= grammar_.size()) {
-            throw std::invalid_argument("Huffman entry " + std::to_string(i) + " codes symbol " +
+            throw InvalidArgumentError("Huffman entry " + std::to_string(i) + " codes symbol " +
                                         std::to_string(record.huffman[i].symbol) + " but the grammar has " +
                                         std::to_string(grammar_.size()) + " symbols");
         }
@@ -24,7 +25,7 @@ DtwSubslice::DtwSubslice(const DtwIndexRecord& record, std::uint64_t positions)
         miniblock_start_.push_back(static_cast<std::uint32_t>(total));
     }
     if (total != positions) {
-        throw std::invalid_argument("the miniblock lengths add up to " + std::to_string(total) +
+        throw InvalidArgumentError("the miniblock lengths add up to " + std::to_string(total) +
                                     (total > positions ? " or more" : "") + " positions, the subslice has " +
                                     std::to_string(positions));
     }

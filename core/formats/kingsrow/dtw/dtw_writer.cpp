@@ -14,13 +14,14 @@
 #include "core/formats/kingsrow/dtw/dtw_index_record.hpp"
 #include "core/formats/kingsrow/dtw/miniblock_bits.hpp"
 #include "core/util/mapped_file.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 
 DtwEncodedSubslice encode_dtw_subslice(std::vector<std::uint16_t> values, const RePairOptions& options) {
-    if (values.empty()) throw std::invalid_argument("empty subslice");
+    if (values.empty()) throw InvalidArgumentError("empty subslice");
     const std::uint16_t largest = *std::max_element(values.begin(), values.end());
-    if (largest > kDtwMaxValue) throw std::invalid_argument("value " + std::to_string(largest) + " above the DTW maximum");
+    if (largest > kDtwMaxValue) throw InvalidArgumentError("value " + std::to_string(largest) + " above the DTW maximum");
 
     RePairEncoding grammar = build_repair_grammar(std::move(values), std::uint32_t{largest} + 1, options);
     std::vector<std::uint32_t> expansion(grammar.rules.size(), 1);
@@ -35,7 +36,7 @@ DtwEncodedSubslice encode_dtw_subslice(std::vector<std::uint16_t> values, const 
     out.huffman = build_huffman_table(frequencies, kDtwMaxCodeLength);
     std::string error;
     const std::vector<std::uint32_t> codes = assign_canonical_codes(out.huffman, error);
-    if (codes.empty()) throw std::logic_error("DTW writer built an invalid Huffman table: " + error);
+    if (codes.empty()) throw InternalError("DTW writer built an invalid Huffman table: " + error);
     std::vector<std::uint32_t> code_of(grammar.rules.size(), 0);
     std::vector<std::uint8_t> length_of(grammar.rules.size(), 0);
     for (std::size_t i = 0; i < out.huffman.size(); ++i) {
@@ -91,7 +92,7 @@ std::vector<std::uint16_t> stored_values(const DtwTableSource& table, std::uint6
             }
             const std::uint32_t v = plies[k] / 2;
             if (v > kDtwMaxValue) {
-                throw std::invalid_argument("slice " + table.slice.to_string() + ": DTW of " + std::to_string(plies[k]) +
+                throw InvalidArgumentError("slice " + table.slice.to_string() + ": DTW of " + std::to_string(plies[k]) +
                                             " plies at index " + std::to_string(first + i) +
                                             " is above the format's maximum");
             }
@@ -114,7 +115,7 @@ void write_file(const std::filesystem::path& path, std::span<const std::byte> by
 void check_dtw_slice(SliceId slice) {
     if (!is_indexable(slice) || slice.black() == 0 || slice.white() == 0 || slice.total() > kDtwMaxPieces ||
         !is_canonical(slice)) {
-        throw std::invalid_argument("slice " + slice.to_string() + " is not a canonical slice of 2 to 7 pieces (only those are stored)");
+        throw InvalidArgumentError("slice " + slice.to_string() + " is not a canonical slice of 2 to 7 pieces (only those are stored)");
     }
 }
 
@@ -148,12 +149,12 @@ void DtwDatabaseWriter::add(DtwEncodedTable table) {
     if (is_color_symmetric(table.slice) && table.side_to_move == Color::White) return;
     const TablePlace place = table_place(table.slice, table.side_to_move);
     if (last_place_ && place <= *last_place_) {
-        throw std::invalid_argument("slice " + table.slice.to_string() + (table.side_to_move == Color::Black ? " b" : " w") +
+        throw InvalidArgumentError("slice " + table.slice.to_string() + (table.side_to_move == Color::Black ? " b" : " w") +
                                     ": tables must be given once each, in the driver's file order");
     }
     const std::uint64_t size = slice_size(table.slice);
     if (table.subslices.size() != subslice_count(size, kSubsliceSizeDtw)) {
-        throw std::invalid_argument("slice " + table.slice.to_string() + ": wrong number of encoded subslices");
+        throw InvalidArgumentError("slice " + table.slice.to_string() + ": wrong number of encoded subslices");
     }
     last_place_ = place;
     const FormatTraits& traits = traits_of(DbType::Dtw);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/formats/kingsrow/dtw/dtw_format.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 
@@ -49,7 +50,7 @@ std::vector<std::uint32_t> assign_canonical_codes(std::span<const HuffmanEntry> 
 HuffmanDecoder::HuffmanDecoder(std::span<const HuffmanEntry> table) {
     std::string error;
     const std::vector<std::uint32_t> codes = assign_canonical_codes(table, error);
-    if (codes.empty()) throw std::invalid_argument(error);
+    if (codes.empty()) throw InvalidArgumentError(error);
     symbols_.reserve(table.size());
     for (const HuffmanEntry& e : table) symbols_.push_back(e.symbol);
     max_length_ = table.front().length;

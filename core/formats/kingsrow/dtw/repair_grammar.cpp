@@ -1,4 +1,5 @@
 #include "core/formats/kingsrow/dtw/repair_grammar.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -7,7 +8,7 @@
 namespace egdb::kingsrow {
 
 RePairGrammar::RePairGrammar(std::span<const RePairRule> rules) {
-    if (rules.empty()) throw std::invalid_argument("no grammar symbols");
+    if (rules.empty()) throw InvalidArgumentError("no grammar symbols");
     nodes_.resize(rules.size());
     for (std::size_t i = 0; i < rules.size(); ++i) {
         const RePairRule& r = rules[i];
@@ -15,7 +16,7 @@ RePairGrammar::RePairGrammar(std::span<const RePairRule> rules) {
         nodes_[i].right = r.right;
         if (r.left == i) continue;  // terminal
         if (r.left >= rules.size() || r.right >= rules.size()) {
-            throw std::invalid_argument("rule " + std::to_string(i) + " refers to symbol " +
+            throw InvalidArgumentError("rule " + std::to_string(i) + " refers to symbol " +
                                         std::to_string(std::max(r.left, r.right)) + " of " +
                                         std::to_string(rules.size()));
         }
@@ -39,7 +40,7 @@ RePairGrammar::RePairGrammar(std::span<const RePairRule> rules) {
             bool pushed = false;
             for (const std::uint16_t child : {node.left, node.right}) {
                 if (nodes_[child].length != 0) continue;
-                if (on_stack[child]) throw std::invalid_argument("rule " + std::to_string(s) + " is cyclic");
+                if (on_stack[child]) throw InvalidArgumentError("rule " + std::to_string(s) + " is cyclic");
                 stack.push_back(child);
                 pushed = true;
                 break;
@@ -47,7 +48,7 @@ RePairGrammar::RePairGrammar(std::span<const RePairRule> rules) {
             if (pushed) continue;
             const std::uint32_t length = nodes_[node.left].length + nodes_[node.right].length;
             if (length > 0xFFFF) {
-                throw std::invalid_argument("rule " + std::to_string(s) + " expands to " + std::to_string(length) +
+                throw InvalidArgumentError("rule " + std::to_string(s) + " expands to " + std::to_string(length) +
                                             " values (at most 65535)");
             }
             node.length = length;
@@ -159,7 +160,7 @@ RePairEncoding build_repair_grammar(std::vector<std::uint16_t> values, std::uint
     RePairEncoding out;
     const std::uint32_t max_symbols = std::min<std::uint32_t>(options.max_symbols, 0xFFFF);
     if (terminal_count < 1 || terminal_count > max_symbols) {
-        throw std::invalid_argument("terminal count " + std::to_string(terminal_count) + " out of range");
+        throw InvalidArgumentError("terminal count " + std::to_string(terminal_count) + " out of range");
     }
     out.rules.reserve(terminal_count);
     std::vector<std::uint32_t> lengths;

@@ -7,6 +7,7 @@
 
 #include "core/formats/kingsrow/directory/file_set.hpp"
 #include "core/formats/kingsrow/codecs/mtc_codec.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -31,18 +32,18 @@ std::vector<std::uint8_t> fill_dont_care(std::vector<std::uint8_t> values, std::
 
 void check_slice(SliceId slice) {
     if (!is_indexable(slice) || !is_canonical(slice) || slice.black() == 0 || slice.white() == 0) {
-        throw std::invalid_argument("slice " + slice.to_string() + " is not a canonical slice with both sides present");
+        throw InvalidArgumentError("slice " + slice.to_string() + " is not a canonical slice with both sides present");
     }
 }
 
 void check_table(SliceId slice, std::size_t values, std::size_t dont_care_words) {
     check_slice(slice);
     if (values != slice_size(slice)) {
-        throw std::invalid_argument("slice " + slice.to_string() + " needs " + std::to_string(slice_size(slice)) +
+        throw InvalidArgumentError("slice " + slice.to_string() + " needs " + std::to_string(slice_size(slice)) +
                                     " values, got " + std::to_string(values));
     }
     if (dont_care_words != 0 && dont_care_words != (values + 63) / 64) {
-        throw std::invalid_argument("slice " + slice.to_string() + ": the don't-care bitset has the wrong size");
+        throw InvalidArgumentError("slice " + slice.to_string() + ": the don't-care bitset has the wrong size");
     }
 }
 
@@ -51,7 +52,7 @@ std::unique_ptr<StreamEncoder> wld_encoder(DbType type, const WriterOptions& opt
         case DbType::WldRunlen: return make_runlen_encoder();
         case DbType::WldTunV1: return make_tunstall_v1_encoder(options.catalog_trial_codes);
         case DbType::WldTunV2: return make_tunstall_v2_encoder(options.catalog_trial_codes);
-        default: throw std::invalid_argument(std::string(name_of(type)) + " is not a WLD type this writer writes");
+        default: throw InvalidArgumentError(std::string(name_of(type)) + " is not a WLD type this writer writes");
     }
 }
 
@@ -81,7 +82,7 @@ void WldDatabaseWriter::add(const WldTable& t) {
     std::vector<std::uint8_t> values(t.values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
         const int v = to_code(t.values[i]);
-        if (v < 0 || v > 5) throw std::invalid_argument("slice " + t.slice.to_string() + ": value " + std::to_string(v) + " cannot be stored");
+        if (v < 0 || v > 5) throw InvalidArgumentError("slice " + t.slice.to_string() + ": value " + std::to_string(v) + " cannot be stored");
         values[i] = static_cast<std::uint8_t>(v);
     }
     files_.add(t.slice, t.side_to_move, fill_dont_care(std::move(values), t.dont_care));
@@ -99,7 +100,7 @@ void MtcDatabaseWriter::add(const MtcTable& t) {
     for (std::size_t i = 0; i < bytes.size(); ++i) {
         const int plies = t.plies[i];
         if (plies > mtc::kMaxStoredMtc) {
-            throw std::invalid_argument("slice " + t.slice.to_string() + ": MTC " + std::to_string(plies) +
+            throw InvalidArgumentError("slice " + t.slice.to_string() + ": MTC " + std::to_string(plies) +
                                         " exceeds the storable " + std::to_string(mtc::kMaxStoredMtc));
         }
         // 7.5: the stored value is the MTC rounded up to even; below the threshold: a run.

@@ -6,6 +6,7 @@
 
 #include "core/formats/kingsrow/directory/crc32.hpp"
 #include "core/util/mapped_file.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 namespace {
@@ -57,15 +58,15 @@ TextDatabaseWriter::TextDatabaseWriter(std::filesystem::path directory, DbType t
 
 void TextDatabaseWriter::add(SliceId slice, Color side_to_move, std::span<const std::uint8_t> values) {
     if (slice.total() > traits_.max_pieces) {
-        throw std::invalid_argument(std::string(name_of(type_)) + " stores at most " + std::to_string(traits_.max_pieces) + " pieces");
+        throw InvalidArgumentError(std::string(name_of(type_)) + " stores at most " + std::to_string(traits_.max_pieces) + " pieces");
     }
     const TablePlace place = table_place(slice, side_to_move);
     if (last_place_ && place <= *last_place_) {
-        throw std::invalid_argument("slice " + slice.to_string() + (side_to_move == Color::Black ? " b" : " w") +
+        throw InvalidArgumentError("slice " + slice.to_string() + (side_to_move == Color::Black ? " b" : " w") +
                                     ": tables must be given once each, in the driver's file order");
     }
     if (values.size() != slice_size(slice)) {
-        throw std::invalid_argument("slice " + slice.to_string() + " needs " + std::to_string(slice_size(slice)) +
+        throw InvalidArgumentError("slice " + slice.to_string() + " needs " + std::to_string(slice_size(slice)) +
                                     " values, got " + std::to_string(values.size()));
     }
     last_place_ = place;

@@ -1,4 +1,5 @@
 #include "core/formats/kingsrow/text_index/lookup_front_end.hpp"
+#include "core/util/error.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -11,7 +12,7 @@ MissingValues missing_values_of(DbType type) {
         case DbType::WldTunV1: return {2, 1, -2, 0, -2, 0, -1, 8};
         case DbType::WldTunV2: return {2, 1, -2, 0, -2, 0, -1, 9};
         case DbType::MtcRunlen: return {1, 1, 1, 1, 1, 1, 1, 8};
-        default: throw std::invalid_argument(std::string(name_of(type)) + " has no text-indexed lookup");
+        default: throw InvalidArgumentError(std::string(name_of(type)) + " has no text-indexed lookup");
     }
 }
 

@@ -1,4 +1,5 @@
 #include "core/formats/kingsrow/text_index/stream_table.hpp"
+#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -26,7 +27,7 @@ IndexDialect dialect_of(DbType type) {
         case DbType::WldTunV1: return IndexDialect::TunV1;
         case DbType::WldTunV2: return IndexDialect::TunV2;
         case DbType::MtcRunlen: return IndexDialect::Mtc;
-        default: throw std::invalid_argument(std::string(name_of(type)) + " has no text index");
+        default: throw InvalidArgumentError(std::string(name_of(type)) + " has no text index");
     }
 }
 
