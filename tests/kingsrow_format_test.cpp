@@ -14,7 +14,7 @@
 #include "core/formats/kingsrow/text_index/lookup_front_end.hpp"
 #include "core/formats/kingsrow/text_index/stream_table.hpp"
 #include "core/formats/kingsrow/codecs/tunstall_code_book.hpp"
-#include "core/formats/kingsrow/directory/verify.hpp"
+#include "core/formats/kingsrow/directory/file_crc_check.hpp"
 #include "core/notation/fen.hpp"
 #include "kingsrow_test_data.hpp"
 
@@ -46,7 +46,7 @@ ValueSet value_set_of(DbType type) {
 
 // Every position of every written side, compared with what was written; also looks every
 // position up reversed (same value from the other side's point of view, 1.4).
-std::uint64_t expect_read_back(const Database& db, const std::vector<SyntheticSide>& sides, bool mtc) {
+std::uint64_t expect_read_back(const KingsrowDatabase& db, const std::vector<SyntheticSide>& sides, bool mtc) {
     std::uint64_t checked = 0;
     for (const SyntheticSide& s : sides) {
         const SliceIndexer& indexer = slice_indexer(s.slice);
@@ -72,7 +72,7 @@ std::uint64_t expect_read_back(const Database& db, const std::vector<SyntheticSi
 // lookup_codes (the pipelined batch) against one lookup_code per position: random positions of
 // every slice up to 5 pieces (so absent slices, too many pieces and reversed lookups are in), in
 // batches of every size around the pipeline's depth.
-std::uint64_t expect_batches_equal_single_lookups(const Database& db) {
+std::uint64_t expect_batches_equal_single_lookups(const KingsrowDatabase& db) {
     std::mt19937_64 rng(99);
     std::vector<Position> positions;
     std::vector<Color> sides;
@@ -120,9 +120,9 @@ TEST_P(KingsrowRoundTrip, EveryPositionReadsBackThroughBothMemoryPaths) {
     ASSERT_TRUE(report.identification.has_value());
 
     for (const AutoloadPolicy policy : {AutoloadPolicy::AsUpstream, AutoloadPolicy::None}) {
-        OpenOptions options;
+        KingsrowOpenOptions options;
         options.autoload = policy;
-        const std::unique_ptr<Database> db = open_database(dir.path(), options);
+        const std::unique_ptr<KingsrowDatabase> db = open_database(dir.path(), options);
         ASSERT_EQ(db->type(), type);
         EXPECT_EQ(db->max_pieces(), 4);
         EXPECT_EQ(db->max_pieces_one_side(), 3);
@@ -177,7 +177,7 @@ TEST(KingsrowLookup, ConditionalLookupsDoNotReadTheDisk) {
     ScratchDir dir("conditional");
     const std::vector<SyntheticSide> sides = test::synthetic_database(ValueSet::WithPartials);
     write_wld_database(dir.path(), DbType::WldRunlen, test::wld_tables(sides));
-    OpenOptions options;
+    KingsrowOpenOptions options;
     options.autoload = AutoloadPolicy::None;
     options.preload = false;
     const auto db = open_database(dir.path(), options);
@@ -361,7 +361,7 @@ protected:
         write_wld_database(dir_.path(), type, test::wld_tables(sides_));
     }
     std::string open_error(AutoloadPolicy policy = AutoloadPolicy::AsUpstream) {
-        OpenOptions options;
+        KingsrowOpenOptions options;
         options.autoload = policy;
         try {
             const auto db = open_database(dir_.path(), options);
@@ -410,7 +410,7 @@ TEST_F(KingsrowErrors, DeletedFilesAreNamed) {
     EXPECT_NE(error.find("db3.cpr"), std::string::npos) << error;
     EXPECT_NE(error.find("maxpieces"), std::string::npos) << error;
     // With maxpieces=2 only db2 is needed.
-    OpenOptions options;
+    KingsrowOpenOptions options;
     options.options = "maxpieces=2";
     const auto db = open_database(dir_.path(), DbType::WldRunlen, 4, options);
     EXPECT_EQ(db->max_pieces(), 2);

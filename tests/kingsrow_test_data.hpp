@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/formats/kingsrow/database.hpp"
+#include "core/formats/kingsrow/kingsrow_database.hpp"
 #include "core/formats/kingsrow/export/database_writer.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "tests/scratch_dir.hpp"

@@ -25,7 +25,7 @@ std::vector<std::pair<Position, Color>> sample_positions(const std::vector<test:
     return sample;
 }
 
-void expect_same_from_four_threads(const Database& db, const std::vector<std::pair<Position, Color>>& sample) {
+void expect_same_from_four_threads(const KingsrowDatabase& db, const std::vector<std::pair<Position, Color>>& sample) {
     std::vector<int> single(sample.size());
     for (std::size_t i = 0; i < sample.size(); ++i) single[i] = db.lookup_code(sample[i].first, sample[i].second, Conditional::No);
     constexpr int kThreads = 4;
@@ -56,7 +56,7 @@ void check_concurrent_lookups(DbType type) {
         write_wld_database(dir.path(), type, test::wld_tables(sides));
     }
     for (const AutoloadPolicy policy : {AutoloadPolicy::AsUpstream, AutoloadPolicy::None}) {
-        OpenOptions options;
+        KingsrowOpenOptions options;
         options.autoload = policy;
         options.preload = false;
         const auto db = open_database(dir.path(), options);

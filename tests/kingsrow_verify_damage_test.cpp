@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/formats/kingsrow/directory/verify.hpp"
+#include "core/formats/kingsrow/directory/file_crc_check.hpp"
 #include "core/notation/fen.hpp"
 #include "core/probe/database.hpp"
 #include "core/workflow/build.hpp"

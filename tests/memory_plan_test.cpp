@@ -1,4 +1,4 @@
-// DecodedSlicePlan (core/generate/memory_plan.hpp), the budget policy of `egdb build` and `egdb
+// DecodedSlicePlan (core/generate/decoded_slice_plan.hpp), the budget policy of `egdb build` and `egdb
 // verify`: which decoded slices make way for a step, in which order, which come back, and that the
 // measured process part is charged.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/generate/build_driver.hpp"
-#include "core/generate/memory_plan.hpp"
+#include "core/generate/decoded_slice_plan.hpp"
 #include "core/generate/solution_store.hpp"
 
 namespace egdb {

@@ -44,7 +44,7 @@ struct JournalRunLog {
 
 native::VerifyReport verify_with_journal(const fs::path& dir, const fs::path& journal, JournalRunLog* log = nullptr,
                             std::size_t stop_after = 0, std::uint64_t memory_budget_bytes = 0) {
-    native::VerifyOptions options{.threads = 2, .max_messages = 100, .journal = journal};
+    native::NativeVerifyOptions options{.threads = 2, .max_messages = 100, .journal = journal};
     if (memory_budget_bytes > 0) {
         options.memory_budget_bytes = memory_budget_bytes;
         options.assumed_process_bytes = 0;

@@ -16,7 +16,7 @@
 #include "core/generate/block_successors.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/king_placements.hpp"
-#include "core/generate/memory_plan.hpp"
+#include "core/generate/decoded_slice_plan.hpp"
 #include "core/values/one_ply_check.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/notation/fen.hpp"
@@ -120,7 +120,7 @@ std::string missing_successor(SliceId slice, const NativeDatabase& db, const std
 
 }  // namespace
 
-VerifyReport verify_native_database(const std::filesystem::path& directory, const VerifyOptions& options) {
+VerifyReport verify_native_database(const std::filesystem::path& directory, const NativeVerifyOptions& options) {
     VerifyReport report;
     MessageSink sink(report, options.max_messages);
     const std::uint64_t budget = options.memory_budget_bytes;
@@ -139,7 +139,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
         ++report.manifest_problems;
         sink.add(e.what());
     }
-    const NativeDatabase db(directory, OpenOptions{file_cache});
+    const NativeDatabase db(directory, NativeOpenOptions{file_cache});
     const std::vector<const SliceFileReader*> files = db.files();
     report.files = files.size();
     for (const SliceFileReader* f : files) {
@@ -215,7 +215,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     const StoreThenFiles checked_slices(store, &db);
     std::vector<SliceId> checked_ok;  // slices checked without an obstacle: later slices may read them
     const auto is_checked = [&](SliceId t) { return std::find(checked_ok.begin(), checked_ok.end(), t) != checked_ok.end(); };
-    // Under a budget, before slice order[k] is decoded (memory_plan.hpp): the step holds this
+    // Under a budget, before slice order[k] is decoded (decoded_slice_plan.hpp): the step holds this
     // slice's values (4 bytes a position), its capture flags (1 bit a position and side) and its
     // own file's pages; the slices it reads that fit are decoded again, for the sides to move they
     // are read at.

@@ -21,7 +21,7 @@ struct VerifyProgress {
     std::uint64_t positions = 0;  // positions checked in this slice (both stored sides)
     std::uint64_t mismatches = 0;
     bool checked = true;  // false: the slice could not be checked (see the report's messages)
-    // Found consistent by an earlier run (VerifyOptions::journal), not checked again: `positions`
+    // Found consistent by an earlier run (NativeVerifyOptions::journal), not checked again: `positions`
     // and `seconds` are that run's.
     bool verified_earlier = false;
     double seconds = 0;
@@ -30,7 +30,7 @@ struct VerifyProgress {
     std::size_t slices_total = 0;
 };
 
-struct VerifyOptions {
+struct NativeVerifyOptions {
     int threads = 1;
     // The most bytes to hold (0: no limit): the process itself, decoded values, capture flags,
     // files read and page cache (DecodedSlicePlan). Under a budget, decoded slices that do not fit
@@ -81,6 +81,6 @@ struct VerifyReport {
 };
 
 // Throws what NativeDatabase's constructor throws when the directory cannot be opened at all.
-VerifyReport verify_native_database(const std::filesystem::path& directory, const VerifyOptions& options = {});
+VerifyReport verify_native_database(const std::filesystem::path& directory, const NativeVerifyOptions& options = {});
 
 }  // namespace egdb::native

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "core/formats/kingsrow/database.hpp"
+#include "core/formats/kingsrow/kingsrow_database.hpp"
 #include "core/formats/kingsrow/dtw/dtw_database.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/probe/database.hpp"
@@ -95,7 +95,7 @@ private:
 
 class KingsrowBackend final : public Backend {
 public:
-    KingsrowBackend(std::unique_ptr<kingsrow::Database> db, std::filesystem::path directory)
+    KingsrowBackend(std::unique_ptr<kingsrow::KingsrowDatabase> db, std::filesystem::path directory)
         : db_(std::move(db)), directory_(std::move(directory)) {
         const DatabaseType t = db_->type();
         kind_ = t == DatabaseType::MtcRunlen ? StoredKind::Mtc : t == DatabaseType::Dtw ? StoredKind::Dtw : StoredKind::Wld;
@@ -124,7 +124,7 @@ public:
     void attach_cache(std::shared_ptr<PageCache> cache) override { db_->attach_cache(std::move(cache)); }
 
 private:
-    std::unique_ptr<kingsrow::Database> db_;
+    std::unique_ptr<kingsrow::KingsrowDatabase> db_;
     std::filesystem::path directory_;
     StoredKind kind_ = StoredKind::Wld;
     bool tun_v2_ = false;
@@ -136,7 +136,7 @@ std::unique_ptr<ResolvingBackend> make_native_backend(std::unique_ptr<native::Na
     return std::make_unique<NativeBackend>(std::move(db));
 }
 
-std::unique_ptr<Backend> make_kingsrow_backend(std::unique_ptr<kingsrow::Database> db,
+std::unique_ptr<Backend> make_kingsrow_backend(std::unique_ptr<kingsrow::KingsrowDatabase> db,
                                                const std::filesystem::path& directory) {
     return std::make_unique<KingsrowBackend>(std::move(db), directory);
 }

@@ -28,7 +28,7 @@ namespace native {
 class NativeDatabase;
 }
 namespace kingsrow {
-class Database;
+class KingsrowDatabase;
 }
 
 // The three kinds of values a database may store.
@@ -91,7 +91,7 @@ public:
 
 // The backends of each format (backend.cpp).
 std::unique_ptr<ResolvingBackend> make_native_backend(std::unique_ptr<native::NativeDatabase> db);
-std::unique_ptr<Backend> make_kingsrow_backend(std::unique_ptr<kingsrow::Database> db,
+std::unique_ptr<Backend> make_kingsrow_backend(std::unique_ptr<kingsrow::KingsrowDatabase> db,
                                                const std::filesystem::path& directory);
 
 }  // namespace egdb

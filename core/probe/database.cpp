@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/formats/kingsrow/database.hpp"
+#include "core/formats/kingsrow/kingsrow_database.hpp"
 #include "core/formats/kingsrow/directory/identify.hpp"
 #include "core/formats/kingsrow/dtw/dtw_database.hpp"
 #include "core/formats/kingsrow/open_options.hpp"
@@ -142,10 +142,10 @@ void Database::add_directory(const std::filesystem::path& directory, const Datab
     try {
         if (native::has_slice_files(directory)) {
             found.push_back(make_native_backend(
-                std::make_unique<native::NativeDatabase>(directory, native::OpenOptions{.shared_cache = &shared_cache})));
+                std::make_unique<native::NativeDatabase>(directory, native::NativeOpenOptions{.shared_cache = &shared_cache})));
         } else {
             const KingsrowFamilies families = scan_kingsrow_files(directory);
-            kingsrow::OpenOptions ko;
+            kingsrow::KingsrowOpenOptions ko;
             ko.cache_bytes = options.cache_bytes;  // the autoload rule's budget (12.2)
             ko.shared_cache = &shared_cache;
             if (options.messages) ko.messages = [&](std::string_view m) { options.messages(std::string(m)); };

@@ -16,7 +16,7 @@
 #include "core/build/unit_directory.hpp"
 #include "core/formats/native/verify_journal.hpp"
 #include "core/generate/build_driver.hpp"
-#include "core/generate/memory_plan.hpp"
+#include "core/generate/decoded_slice_plan.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
@@ -69,26 +69,26 @@ void create_output(const std::filesystem::path& out) {
     if (ec) throw FileError("cannot create output directory " + out.string() + ": " + ec.message());
 }
 
-// The memory plan of a native build. A slice must be in memory at some point when it is still
+// Which slices a native build holds when (its residency). A slice must be in memory at some point when it is still
 // to be solved, or when a later slice in memory reads it (solving reads the successors; restoring
 // a finished file reads them too, to give its "don't care" positions their values). A finished
 // slice that no later slice reads is never loaded: rerunning a finished build loads nothing.
 // A slice in memory is released once the last slice that reads it is done.
-struct MemoryPlan {
+struct SliceResidency {
     std::vector<bool> load;
     std::vector<std::ptrdiff_t> last_reader;  // index in the order of the last slice that reads it; -1: none
 };
 
 // With `restore_readers` false (a build under a memory budget, which reads finished slices from
 // their files instead of restoring them), only the slices still to be solved are loaded.
-MemoryPlan plan_memory(const std::vector<SliceId>& order, const std::vector<bool>& finished, bool restore_readers) {
+SliceResidency plan_residency(const std::vector<SliceId>& order, const std::vector<bool>& finished, bool restore_readers) {
     const std::size_t n = order.size();
     std::vector<std::vector<SliceId>> successors(n);
     for (std::size_t i = 0; i < n; ++i) successors[i] = successor_slices(order[i]);
     const auto reads = [&](std::size_t j, std::size_t i) {
         return std::find(successors[j].begin(), successors[j].end(), order[i]) != successors[j].end();
     };
-    MemoryPlan plan{std::vector<bool>(n, false), std::vector<std::ptrdiff_t>(n, -1)};
+    SliceResidency plan{std::vector<bool>(n, false), std::vector<std::ptrdiff_t>(n, -1)};
     for (std::size_t i = n; i-- > 0;) {
         for (std::size_t j = n; j-- > i + 1;) {
             if (plan.load[j] && reads(j, i)) {
@@ -124,7 +124,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         finished[i] = directory.finished(order[i]);
     }
     const bool budgeted = request.memory_budget_bytes > 0;
-    const MemoryPlan plan = plan_memory(order, finished, !budgeted);
+    const SliceResidency plan = plan_residency(order, finished, !budgeted);
     // The unit files of a finished slice stay while a slice still to be solved reads it: reading
     // a slice back from its units is a decompression, from its slice file also a capture search
     // for every "don't care" position (solved_slice_io.hpp), 200 s for slice 0303.
@@ -267,7 +267,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 store.add(native::UnitDirectory(unit_directory, s).assemble(SideSet::both(), threads));
             }
         };
-        // Under a budget (memory_plan.hpp). What solving a slice holds itself: while a slice is
+        // Under a budget (decoded_slice_plan.hpp). What solving a slice holds itself: while a slice is
         // assembled and written, its solution and the writer's buffers (the packed WLD of both
         // sides and the compressed pages, about 3 bytes a position). A slice solved in units
         // holds, while solving, two levels; every slice each worker's block workspace
@@ -304,7 +304,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 solve_need = std::max(solve_need, 8 * part * writers);
             }
             // The files of the previous slice are closed first: the process is then measured
-            // without their pages or page cache (memory_plan.hpp).
+            // without their pages or page cache (decoded_slice_plan.hpp).
             memory_or_files.set_files(nullptr);
             files.reset();
             memory_plan.measure(resident_memory_bytes(), store, 0);
@@ -316,7 +316,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 // Restoring reads t's successors for its "don't care" positions: open the files
                 // written so far for those not in memory.
                 memory_or_files.set_files(nullptr);
-                files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
+                files = std::make_unique<native::NativeDatabase>(request.out, native::NativeOpenOptions{file_cache});
                 memory_or_files.set_files(files.get());
                 const bool from_units = kept_units[k];
                 store.add(restore(k, memory_or_files, sides));
@@ -337,7 +337,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             // needed only when a slice this one reads is not in memory.
             if (!std::all_of(reads.begin(), reads.end(), [&](const SuccessorRead& r) { return answers_every_side_read(store, r); })) {
                 memory_or_files.set_files(nullptr);
-                files = std::make_unique<native::NativeDatabase>(request.out, native::OpenOptions{file_cache});
+                files = std::make_unique<native::NativeDatabase>(request.out, native::NativeOpenOptions{file_cache});
                 memory_or_files.set_files(files.get());
             }
             // A slice solved in memory stays in the store for the slices that read it (they may

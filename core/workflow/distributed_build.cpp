@@ -16,7 +16,7 @@
 #include "core/build/unit_file.hpp"
 #include "core/build/unit_range_reader.hpp"
 #include "core/generate/build_driver.hpp"
-#include "core/generate/memory_plan.hpp"
+#include "core/generate/decoded_slice_plan.hpp"
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/util/error.hpp"
@@ -364,7 +364,7 @@ void UnitWorker::prepare_inputs(Context& c, SliceId slice) {
     c.lookup.set_files(nullptr);
     c.files.reset();
     if (c.successors.empty()) return;
-    c.files = std::make_unique<native::NativeDatabase>(request_.out, native::OpenOptions{cache});
+    c.files = std::make_unique<native::NativeDatabase>(request_.out, native::NativeOpenOptions{cache});
     c.lookup.set_files(c.files.get());
     // Each slice read is brought back for the sides to move it is read at (successor_reads).
     const std::vector<SuccessorRead> read_sides = successor_reads(slice);

@@ -21,7 +21,7 @@ VerifyResult verify_native(const std::filesystem::path& directory, const VerifyR
     VerifyResult result;
     result.directory = directory;
     result.native = true;
-    native::VerifyOptions options;
+    native::NativeVerifyOptions options;
     options.threads = request.threads > 0 ? request.threads : default_threads();
     options.memory_budget_bytes = request.memory_budget_bytes;
     options.assumed_process_bytes = request.assumed_process_bytes;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/kingsrow/directory/verify.hpp"
+#include "core/formats/kingsrow/directory/file_crc_check.hpp"
 #include "core/build/verify_database.hpp"
 #include "core/probe/database.hpp"
 #include "core/workflow/consistency_check.hpp"
@@ -38,9 +38,9 @@ struct VerifyItem {
 struct VerifyRequest {
     int threads = 0;                // 0: every core
     std::uint64_t samples = 20000;  // Kingsrow: random positions per table (0: files only)
-    std::uint64_t memory_budget_bytes = 0;  // native: see native::VerifyOptions (0: no limit)
-    std::optional<std::uint64_t> assumed_process_bytes;  // native: see native::VerifyOptions
-    std::filesystem::path journal;          // native: see native::VerifyOptions (empty: none)
+    std::uint64_t memory_budget_bytes = 0;  // native: see native::NativeVerifyOptions (0: no limit)
+    std::optional<std::uint64_t> assumed_process_bytes;  // native: see native::NativeVerifyOptions
+    std::filesystem::path journal;          // native: see native::NativeVerifyOptions (empty: none)
     // Called after each unit; returning false cancels (the workflow then throws ErrorKind::Cancelled).
     std::function<bool(const VerifyItem&)> on_item;
 };

@@ -21,7 +21,7 @@ enum class AutoloadPolicy : std::uint8_t {
     None,        // none: every block goes through the LRU cache
 };
 
-struct OpenOptions {
+struct KingsrowOpenOptions {
     std::string options;    // upstream options string, e.g. "maxpieces=6"
     std::size_t cache_bytes = 0;  // upstream cache_mb in bytes (12.2); small values get the 10 MiB minimum
     AutoloadPolicy autoload = AutoloadPolicy::AsUpstream;
@@ -38,7 +38,7 @@ struct OpenOptions {
 // would read past the end of the string). Values <= 0 mean "no limit", as upstream.
 std::optional<int> parse_maxpieces_option(std::string_view options) noexcept;
 
-// egdb's reading of maxpieces (egdb_open, Database::open): the limit (0: none), or why the options
+// egdb's reading of maxpieces (egdb_open, KingsrowDatabase::open): the limit (0: none), or why the options
 // cannot be taken. Stricter than the driver (which reads "maxpieces=abc" as 0, no limit): a
 // maxpieces that is not "maxpieces=N" with N a whole number >= 0 (at most 4 digits) is refused,
 // so that a typo never opens more pieces than asked for. Other words are ignored as upstream does.

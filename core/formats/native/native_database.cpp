@@ -10,7 +10,7 @@
 
 namespace egdb::native {
 
-NativeDatabase::NativeDatabase(const std::filesystem::path& directory, OpenOptions options)
+NativeDatabase::NativeDatabase(const std::filesystem::path& directory, NativeOpenOptions options)
     : directory_(directory) {
     if (const std::string problem = directory_problem(directory); !problem.empty()) {
         throw RuntimeError(ErrorKind::NoDatabase, "cannot open database directory " + directory.string() + ": " + problem);

@@ -28,7 +28,7 @@ public:
     using ErrorOf::ErrorOf;
 };
 
-struct OpenOptions {
+struct NativeOpenOptions {
     std::size_t cache_bytes = std::size_t{64} << 20;  // bound on decompressed pages held in memory
     // A handle's cache to join instead (cache_bytes is then unused): the database has no cache
     // until attach_cache gives it the one made for the handle.
@@ -39,7 +39,7 @@ class NativeDatabase final : public SolvedLookup {
 public:
     // Throws FileError (missing or unreadable directory or file), CorruptDataError (a damaged
     // slice file), std::invalid_argument (no slice file in the directory).
-    explicit NativeDatabase(const std::filesystem::path& directory, OpenOptions options = {});
+    explicit NativeDatabase(const std::filesystem::path& directory, NativeOpenOptions options = {});
 
     const std::filesystem::path& directory() const noexcept { return directory_; }
 
@@ -85,7 +85,7 @@ public:
                          std::span<std::optional<std::uint32_t>> out) const;
 
     PageCacheStats cache_stats() const { return cache_->stats(); }
-    // The handle's cache, made after this database joined it (OpenOptions::shared_cache).
+    // The handle's cache, made after this database joined it (NativeOpenOptions::shared_cache).
     void attach_cache(std::shared_ptr<PageCache> cache) noexcept { cache_ = std::move(cache); }
 
 private:

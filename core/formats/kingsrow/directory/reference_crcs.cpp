@@ -1,6 +1,6 @@
 // The published CRC-32 of every genuine Kingsrow file (kingsrow-format.md Appendix A), the
 // values upstream egdb_verify compares against.
-#include "core/formats/kingsrow/directory/verify.hpp"
+#include "core/formats/kingsrow/directory/file_crc_check.hpp"
 
 namespace egdb::kingsrow {
 namespace {

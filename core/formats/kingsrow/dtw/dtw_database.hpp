@@ -28,7 +28,7 @@
 #include "core/board/position.hpp"
 #include "core/cache/page_cache.hpp"
 #include "core/cache/shared_page_cache.hpp"
-#include "core/formats/kingsrow/database.hpp"
+#include "core/formats/kingsrow/kingsrow_database.hpp"
 #include "core/formats/kingsrow/dtw/dtw_format.hpp"
 #include "core/formats/kingsrow/dtw/dtw_subslice.hpp"
 #include "core/index/slice.hpp"
@@ -49,7 +49,7 @@ struct DtwOpenOptions {
     SharedPageCache* shared_cache = nullptr;
 };
 
-class DtwDatabase : public Database {
+class DtwDatabase : public KingsrowDatabase {
 public:
     // Opens every DTW file of `directory` up to the piece limit: the highest piece count P with
     // a file present, capped by options.max_pieces. db2..db5 up to P must all be present; a
@@ -68,7 +68,7 @@ public:
     // decode (a damaged .cpr_dtw file). The position must be well formed (1.3). Thread-safe.
     int lookup(const Position& position, Color side_to_move, Conditional conditional = Conditional::No) const;
 
-    // Database interface: EGDB_DTW; the highest piece count read; min(5, max_pieces - 1) as
+    // KingsrowDatabase interface: EGDB_DTW; the highest piece count read; min(5, max_pieces - 1) as
     // upstream reports for DTW (11); lookup_code is lookup.
     DbType type() const noexcept override { return DbType::Dtw; }
     int max_pieces() const noexcept override { return max_pieces_; }

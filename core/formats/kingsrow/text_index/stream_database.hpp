@@ -23,7 +23,7 @@
 #include "core/cache/page_cache.hpp"
 #include "core/formats/kingsrow/text_index/block_checkpoints.hpp"
 #include "core/formats/kingsrow/text_index/lookup_front_end.hpp"
-#include "core/formats/kingsrow/directory/memory_plan.hpp"
+#include "core/formats/kingsrow/directory/autoload_plan.hpp"
 #include "core/formats/kingsrow/text_index/stream_table.hpp"
 #include "core/util/prefetch.hpp"
 #include "core/util/resident_buffer.hpp"
@@ -34,13 +34,13 @@ template <class Codec>
 class StreamDatabase {
 public:
     StreamDatabase(const std::filesystem::path& directory, DbType type, int max_pieces, Codec codec,
-                   const OpenOptions& options)
+                   const KingsrowOpenOptions& options)
         : codec_(std::move(codec)),
           table_(directory, type, max_pieces,
                  [this](const IndexRecord& r, std::size_t k, std::string_view file) { return codec_.coding_of(r, k, file); },
                  options.messages),
           missing_(missing_values_of(type)) {
-        const MemoryPlan plan = plan_memory(table_, type, options);
+        const AutoloadPlan plan = plan_autoload(table_, type, options);
         // Autoloaded files are copied into resident memory (resident_buffer.hpp says why) and get
         // their checkpoints now; the others are read through the mapping into the cache.
         file_bytes_.resize(table_.files().size());
@@ -73,7 +73,7 @@ public:
                                                       .page_bytes = kCachedBlockBytes,
                                                       .all_pages_bytes = plan.all_blocks_bytes,
                                                       .held_outside = plan.held_bytes,
-                                                      .minimum_bytes = MemoryPlan::kMinimumCacheBytes});
+                                                      .minimum_bytes = AutoloadPlan::kMinimumCacheBytes});
             load_order_ = plan.load_order;
             return;
         }
@@ -83,7 +83,7 @@ public:
         if (preload_) preload();
     }
 
-    // The handle's cache, made after this database joined it (OpenOptions::shared_cache); the
+    // The handle's cache, made after this database joined it (KingsrowOpenOptions::shared_cache); the
     // preload of 12.2 item 5 runs now, into what the databases attached before left free.
     void attach_cache(std::shared_ptr<PageCache> cache) {
         cache_ = std::move(cache);
@@ -281,7 +281,7 @@ private:
     std::vector<std::size_t> pinned_base_;        // by stream: its block 0 in pinned_, or kNotPinned
     std::shared_ptr<PageCache> cache_;
     std::uint64_t owner_base_ = 0;                // page-cache owner id of stream 0
-    std::vector<std::uint32_t> load_order_;       // MemoryPlan::load_order, for preload
+    std::vector<std::uint32_t> load_order_;       // AutoloadPlan::load_order, for preload
     bool preload_ = false;
 };
 

@@ -11,7 +11,7 @@
 
 namespace egdb::kingsrow {
 
-struct MemoryPlan {
+struct AutoloadPlan {
     std::vector<bool> autoloaded;          // by StreamTable file number
     std::vector<std::uint32_t> load_order; // file numbers in the autoload order (also preload order)
     std::uint64_t cache_bytes = 0;         // LRU capacity
@@ -25,6 +25,6 @@ struct MemoryPlan {
 // files: everything if total - avail < 20, else 2 if avail < 15, else 0.35 avail if avail > 1000,
 // else avail (0.18 + 0.17 avail / 1000). The cache gets what is left of cache_mb, at least 10 MiB,
 // at most what the other files need.
-MemoryPlan plan_memory(const StreamTable& table, DbType type, const OpenOptions& options);
+AutoloadPlan plan_autoload(const StreamTable& table, DbType type, const KingsrowOpenOptions& options);
 
 }  // namespace egdb::kingsrow

@@ -1,4 +1,4 @@
-#include "core/formats/kingsrow/directory/verify.hpp"
+#include "core/formats/kingsrow/directory/file_crc_check.hpp"
 
 #include <algorithm>
 

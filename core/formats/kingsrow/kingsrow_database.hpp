@@ -17,9 +17,9 @@
 
 namespace egdb::kingsrow {
 
-class Database {
+class KingsrowDatabase {
 public:
-    virtual ~Database() = default;
+    virtual ~KingsrowDatabase() = default;
 
     virtual DbType type() const noexcept = 0;
     // egdb_get_pieces: maxima over the files present (section 11).
@@ -39,20 +39,20 @@ public:
 
     // Counters of the block cache (zero for data served from memory) and the files read.
     virtual PageCacheStats cache_stats() const = 0;
-    // The handle's cache, made after the database joined it (OpenOptions::shared_cache, or
+    // The handle's cache, made after the database joined it (KingsrowOpenOptions::shared_cache, or
     // DtwOpenOptions::shared_cache); called once, before any lookup.
     virtual void attach_cache(std::shared_ptr<PageCache> cache) = 0;
     virtual std::size_t file_count() const = 0;
 };
 
-class WldDatabase : public Database {
+class WldDatabase : public KingsrowDatabase {
 public:
     // The value of `p` with `side_to_move` to move, or the documented codes of 3.3 when the
     // database does not hold it. Throws CorruptDataError as lookup_code.
     virtual WldResult lookup(const Position& p, Color side_to_move, Conditional conditional = Conditional::No) const = 0;
 };
 
-class MtcDatabase : public Database {
+class MtcDatabase : public KingsrowDatabase {
 public:
     virtual MtcValue lookup(const Position& p, Color side_to_move, Conditional conditional = Conditional::No) const = 0;
 };
@@ -61,11 +61,11 @@ public:
 // Throws std::runtime_error ("No egdb found in <dir> ...", naming what was found),
 // TunstallTablesUnavailable (V1/V2 without the tables, the message says how to provide them),
 // FileError, IndexFileError and CorruptDataError.
-std::unique_ptr<Database> open_database(const std::filesystem::path& directory, const OpenOptions& options = {});
+std::unique_ptr<KingsrowDatabase> open_database(const std::filesystem::path& directory, const KingsrowOpenOptions& options = {});
 
 // Opens the files of `type` up to `max_pieces` (further limited by the maxpieces option),
 // whatever identification says: for directories holding several types.
-std::unique_ptr<Database> open_database(const std::filesystem::path& directory, DbType type, int max_pieces,
-                                        const OpenOptions& options = {});
+std::unique_ptr<KingsrowDatabase> open_database(const std::filesystem::path& directory, DbType type, int max_pieces,
+                                        const KingsrowOpenOptions& options = {});
 
 }  // namespace egdb::kingsrow

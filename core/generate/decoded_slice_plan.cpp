@@ -1,4 +1,4 @@
-#include "core/generate/memory_plan.hpp"
+#include "core/generate/decoded_slice_plan.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "core/formats/kingsrow/database.hpp"
+#include "core/formats/kingsrow/kingsrow_database.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -17,7 +17,7 @@ namespace {
 template <class Codec>
 class WldStreamDatabase final : public WldDatabase {
 public:
-    WldStreamDatabase(const std::filesystem::path& directory, DbType type, int max_pieces, const OpenOptions& options)
+    WldStreamDatabase(const std::filesystem::path& directory, DbType type, int max_pieces, const KingsrowOpenOptions& options)
         : type_(type), engine_(directory, type, max_pieces, Codec(), options) {}
 
     DbType type() const noexcept override { return type_; }
@@ -44,7 +44,7 @@ private:
 
 class MtcStreamDatabase final : public MtcDatabase {
 public:
-    MtcStreamDatabase(const std::filesystem::path& directory, int max_pieces, const OpenOptions& options)
+    MtcStreamDatabase(const std::filesystem::path& directory, int max_pieces, const KingsrowOpenOptions& options)
         : engine_(directory, DbType::MtcRunlen, max_pieces, MtcCodec(), options) {}
 
     DbType type() const noexcept override { return DbType::MtcRunlen; }
@@ -85,8 +85,8 @@ std::string listing(const std::filesystem::path& directory) {
 
 }  // namespace
 
-std::unique_ptr<Database> open_database(const std::filesystem::path& directory, DbType type, int max_pieces,
-                                        const OpenOptions& options) {
+std::unique_ptr<KingsrowDatabase> open_database(const std::filesystem::path& directory, DbType type, int max_pieces,
+                                        const KingsrowOpenOptions& options) {
     const int pieces = effective_max_pieces(max_pieces, options.options);
     switch (type) {
         case DbType::WldRunlen: return std::make_unique<WldStreamDatabase<RunlenCodec>>(directory, type, pieces, options);
@@ -102,7 +102,7 @@ std::unique_ptr<Database> open_database(const std::filesystem::path& directory, 
     throw InvalidArgumentError(std::string(name_of(type)) + " databases are not opened by this reader");
 }
 
-std::unique_ptr<Database> open_database(const std::filesystem::path& directory, const OpenOptions& options) {
+std::unique_ptr<KingsrowDatabase> open_database(const std::filesystem::path& directory, const KingsrowOpenOptions& options) {
     const std::optional<Identification> id = identify(directory);
     if (!id) {
         throw RuntimeError(ErrorKind::NoDatabase, "No egdb found in " + directory.string() +

@@ -1,4 +1,4 @@
-#include "core/formats/kingsrow/directory/memory_plan.hpp"
+#include "core/formats/kingsrow/directory/autoload_plan.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -8,7 +8,7 @@ namespace egdb::kingsrow {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-constexpr std::uint64_t kMinimumCacheBytes = MemoryPlan::kMinimumCacheBytes;
+constexpr std::uint64_t kMinimumCacheBytes = AutoloadPlan::kMinimumCacheBytes;
 
 
 double autoload_budget_mib(double avail, double total) noexcept {
@@ -20,9 +20,9 @@ double autoload_budget_mib(double avail, double total) noexcept {
 
 }  // namespace
 
-MemoryPlan plan_memory(const StreamTable& table, DbType type, const OpenOptions& options) {
+AutoloadPlan plan_autoload(const StreamTable& table, DbType type, const KingsrowOpenOptions& options) {
     const auto files = table.files();
-    MemoryPlan plan;
+    AutoloadPlan plan;
     plan.autoloaded.assign(files.size(), false);
     plan.load_order.resize(files.size());
     std::iota(plan.load_order.begin(), plan.load_order.end(), 0U);
