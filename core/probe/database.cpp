@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <regex>
 #include <stdexcept>
 #include <string>
 
@@ -30,31 +29,10 @@ constexpr int kMaxDtwSearchDepth = 32;
 
 Bitboard men_of(const Position& p) noexcept { return (p.black | p.white) & ~p.king; }
 
-// Kingsrow file families present in a directory, with the largest piece count of each.
-struct KingsrowFamilies {
-    int v2 = 0, idx = 0, mtc = 0, dtw = 0;
-};
-
-KingsrowFamilies scan_kingsrow_files(const std::filesystem::path& dir) {
-    KingsrowFamilies f;
-    const std::regex name(R"(db(\d+)(-\d+)?\.(idx1|idx|idx_mtc|idx_dtw))");
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        std::smatch m;
-        const std::string n = e.path().filename().string();
-        if (!std::regex_match(n, m, name)) continue;
-        const int pieces = std::stoi(m[1].str());
-        int& slot = m[3] == "idx1" ? f.v2 : m[3] == "idx" ? f.idx : m[3] == "idx_mtc" ? f.mtc : f.dtw;
-        slot = std::max(slot, pieces);
-    }
-    return f;
-}
-
 int capped(int pieces, int piece_limit) noexcept { return piece_limit > 0 ? std::min(pieces, piece_limit) : pieces; }
 
 bool holds_database_files(const std::filesystem::path& dir) {
-    if (native::has_slice_files(dir)) return true;
-    const KingsrowFamilies f = scan_kingsrow_files(dir);
-    return f.v2 > 0 || f.idx > 0 || f.mtc > 0 || f.dtw > 0;
+    return native::has_slice_files(dir) || !kingsrow::identify_families(dir).empty();
 }
 
 // The folders a Kingsrow installation keeps its databases in, below its top folder, in the order
@@ -144,30 +122,22 @@ void Database::add_directory(const std::filesystem::path& directory, const Datab
             found.push_back(make_native_backend(
                 std::make_unique<native::NativeDatabase>(directory, native::NativeOpenOptions{.shared_cache = &shared_cache})));
         } else {
-            const KingsrowFamilies families = scan_kingsrow_files(directory);
+            const kingsrow::FamiliesPresent families = kingsrow::identify_families(directory);
             kingsrow::KingsrowOpenOptions ko;
             ko.cache_bytes = options.cache_bytes;  // the autoload rule's budget (12.2)
             ko.shared_cache = &shared_cache;
             if (options.messages) ko.messages = [&](std::string_view m) { options.messages(std::string(m)); };
-            // The WLD family: V2 files, else .idx files, V1 or RUNLEN as the .idx files themselves
-            // say (identify_family). The directory's identification names one family only, and
-            // with DTW or MTC files beside the WLD files it may name those: it cannot type the
-            // .idx files.
-            if (families.v2 > 0 || families.idx > 0) {
-                const kingsrow::FileFamily family = families.v2 > 0 ? kingsrow::FileFamily::Idx1 : kingsrow::FileFamily::Idx;
-                const std::optional<kingsrow::Identification> id = kingsrow::identify_family(directory, family);
-                const kingsrow::DbType t =
-                    id ? id->type : families.v2 > 0 ? kingsrow::DbType::WldTunV2 : kingsrow::DbType::WldRunlen;
-                const int pieces = id ? id->max_pieces : families.v2 > 0 ? families.v2 : families.idx;
-                found.push_back(make_kingsrow_backend(kingsrow::open_database(directory, t, capped(pieces, piece_limit), ko),
-                                                      directory));
-            }
-            if (families.mtc > 0) {
+            if (families.wld) {
                 found.push_back(make_kingsrow_backend(
-                    kingsrow::open_database(directory, kingsrow::DbType::MtcRunlen, capped(families.mtc, piece_limit), ko),
+                    kingsrow::open_database(directory, families.wld->type, capped(families.wld->max_pieces, piece_limit), ko),
                     directory));
             }
-            if (families.dtw > 0) {
+            if (families.mtc_pieces > 0) {
+                found.push_back(make_kingsrow_backend(
+                    kingsrow::open_database(directory, kingsrow::DbType::MtcRunlen, capped(families.mtc_pieces, piece_limit), ko),
+                    directory));
+            }
+            if (families.dtw_pieces > 0) {
                 kingsrow::DtwOpenOptions dopt;
                 dopt.max_pieces = piece_limit;
                 dopt.shared_cache = &shared_cache;

@@ -1,8 +1,11 @@
 #include "core/formats/kingsrow/directory/identify.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "core/formats/kingsrow/directory/crc32.hpp"
 #include "core/formats/kingsrow/directory/file_set.hpp"
@@ -132,6 +135,56 @@ std::optional<Identification> identify_family(const std::filesystem::path& direc
         if (auto found = fallback_rule(directory, representative(family), pieces)) return found;
     }
     return std::nullopt;
+}
+
+namespace {
+
+// The piece count and family of an index file name of 3.1, "db<n>.<ext>" or "db<n>-<k>.<ext>".
+// Parsed by hand, not with std::regex (native_database.cpp says why).
+std::optional<std::pair<int, FileFamily>> index_file_of(std::string_view name) {
+    if (!name.starts_with("db")) return std::nullopt;
+    std::size_t i = 2;
+    int pieces = 0;
+    while (i < name.size() && i < 4 && name[i] >= '0' && name[i] <= '9') pieces = pieces * 10 + (name[i++] - '0');
+    if (i == 2 || pieces < 2) return std::nullopt;
+    if (i < name.size() && name[i] == '-') {
+        const std::size_t digits = ++i;
+        while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
+        if (i == digits) return std::nullopt;
+    }
+    const std::string_view ext = name.substr(i);
+    if (ext == ".idx1") return std::pair{pieces, FileFamily::Idx1};
+    if (ext == ".idx") return std::pair{pieces, FileFamily::Idx};
+    if (ext == ".idx_mtc") return std::pair{pieces, FileFamily::IdxMtc};
+    if (ext == ".idx_dtw") return std::pair{pieces, FileFamily::IdxDtw};
+    return std::nullopt;
+}
+
+}  // namespace
+
+FamiliesPresent identify_families(const std::filesystem::path& directory) {
+    int v2 = 0, idx = 0;
+    FamiliesPresent present;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+        const auto file = index_file_of(entry.path().filename().string());
+        if (!file) continue;
+        const auto [pieces, family] = *file;
+        int& most = family == FileFamily::Idx1 ? v2 : family == FileFamily::Idx ? idx
+                    : family == FileFamily::IdxMtc ? present.mtc_pieces : present.dtw_pieces;
+        most = std::max(most, pieces);
+    }
+    // The directory's own identification may name another family (DTW before V1 at 4 pieces), so
+    // the WLD family is typed by its own files only.
+    if (v2 > 0 || idx > 0) {
+        const FileFamily family = v2 > 0 ? FileFamily::Idx1 : FileFamily::Idx;
+        present.wld = identify_family(directory, family);
+        if (!present.wld) {
+            present.wld = Identification{v2 > 0 ? DbType::WldTunV2 : DbType::WldRunlen, v2 > 0 ? v2 : idx,
+                                         IdentifiedBy::EgdbFallbackRule, ""};
+        }
+    }
+    return present;
 }
 
 std::optional<IdentificationRow> identification_row_for(const std::filesystem::path& directory, DbType type,

@@ -63,6 +63,18 @@ enum class FileFamily : std::uint8_t {
 // the highest piece count. nullopt when the directory holds no index file of the family.
 std::optional<Identification> identify_family(const std::filesystem::path& directory, FileFamily family);
 
+// The Kingsrow families a directory holds, each as it is opened: the WLD family typed by
+// identify_family (".idx1" files: TUN_V2; else ".idx" files: TUN_V1 or RUNLEN), MTC and DTW by the
+// largest piece count of their index files. The file names are those of 3.1 (db<n>.<ext> and the
+// per-slice db<n>-<k>.<ext>); nothing else in the directory counts.
+struct FamiliesPresent {
+    std::optional<Identification> wld;
+    int mtc_pieces = 0;  // 0: no ".idx_mtc" file
+    int dtw_pieces = 0;  // 0: no ".idx_dtw" file
+    bool empty() const noexcept { return !wld && mtc_pieces == 0 && dtw_pieces == 0; }
+};
+FamiliesPresent identify_families(const std::filesystem::path& directory);
+
 // Whether a text index file ends with the trailer egdb's writers append to force its CRC-32
 // ("\n#egdb ", a letter and four bytes: 12.4): the set was written by egdb, so its files differ
 // from the published ones by construction. False for a missing or unreadable file.
