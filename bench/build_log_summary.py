@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where an `egdb build` went: a table per slice from the logs of its segments.
 
-A whole 6-piece build runs for hours and is resumed across processes (docs/six-pieces.md), so its
+A whole 6-piece build runs for hours and is resumed across processes (docs/architecture.md, the build pipeline), so its
 numbers are spread over several logs. This reads them in order and prints, for every slice solved
 in them, its positions, the seconds of its solve and write, and the seconds spent bringing back
 the slices it reads (restores, "resumed from ... for S"); then the totals, the in-build check and

@@ -1,4 +1,4 @@
-// Exporting solved slices as Kingsrow databases (solved_export.hpp) and reading them back
+// Exporting solved slices as Kingsrow databases (build/kingsrow_export.hpp) and reading them back
 // (core/workflow/kingsrow_read_back.hpp): the check passes on what was written, covers every slice in both
 // orientations, and finds one changed value in each pass that can see it.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Solving by (slice, advancement level) units (generate/solved_level.hpp) and the unit files a
-// build resumes from (formats/native/unit_file.hpp): a level-by-level solve equals the in-memory
+// build resumes from (build/unit_file.hpp): a level-by-level solve equals the in-memory
 // one, unit files round-trip and refuse damage, a build through unit files writes the same bytes,
 // and a build killed with SIGKILL while it writes units resumes at the first unfinished unit to
 // the same bytes. Builds up to 4 pieces (3 in sanitizer builds, EGDB_TEST_QUICK).

@@ -14,7 +14,7 @@
 //            increasing), u64 block size, u64 configurations per frame
 //   frames   independent zstd frames: frame f holds the configurations [f * per frame,
 //            (f + 1) * per frame): for Black and then White to move, the DTW codes and then the
-//            MTC bytes of their blocks (generate/position_value.hpp); then, for Black and then
+//            MTC bytes of their blocks (values/position_value.hpp); then, for Black and then
 //            White to move, the capture bits of the frame's positions (solved_level.hpp) as u64
 //            words, little-endian, bit k of the frame's positions in bit k % 64 of word k / 64
 //   wide     version 3 only, after the frames and listed in the table as one more: for Black and
@@ -51,7 +51,7 @@ namespace egdb::native {
 // Versions 2 and 3 had no capture bits: such a unit is refused as an unknown version and solved
 // again (a unit is temporary; the slice files did not change).
 inline constexpr int kUnitFileVersion = 4;
-// The version of a unit with wide positions (generate/position_value.hpp): the same layout and one
+// The version of a unit with wide positions (values/position_value.hpp): the same layout and one
 // more table entry, for a raw block after the last frame listing them.
 inline constexpr int kUnitFileVersionWide = 5;
 

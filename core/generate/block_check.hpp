@@ -1,7 +1,7 @@
 // The one-ply check (one_ply_check.hpp) of a block the solver has just solved, before the solver
 // moves on: every position of the block, for both sides to move, against its successors. A build
 // that checks every block as it is solved has verified its slice without decoding anything again
-// (docs/six-pieces.md, "Verification in the build").
+// (docs/architecture.md, the build pipeline, step 6).
 //
 // What it derives each value from:
 //  * king moves: walked again (block_successors.hpp fold_king_moves, forward moves, where the

@@ -6,7 +6,7 @@
 // A level is the unit the solver works in. A man move that stays in the slice raises the
 // advancement by exactly one, so solving level a reads only level a + 1 of the same slice (and
 // other, already-solved slices): a slice can be solved with two levels in memory instead of the
-// whole slice, and a finished level can be stored as a unit file (formats/native/unit_file.hpp)
+// whole slice, and a finished level can be stored as a unit file (build/unit_file.hpp)
 // from which a build resumes or which another machine solves.
 //
 // Each men configuration is one contiguous block of KB * KW indices (king_placements.hpp); the

@@ -21,7 +21,7 @@
 //    to move) of 2 to 6 pieces below 10. The symmetric count is pinned by 6 pieces only: with 3,
 //    slice 2121 reaches 10 with Black to move where Kingsrow lists none; Kingsrow's maxima of
 //    symmetric 8-piece slices (3131, 2222) have both parities with Black to move, so both sides
-//    count alike there; 2 is the count of a side that is not stronger (docs/six-pieces.md).
+//    count alike there; 2 is the count of a side that is not stronger.
 // DTW and MTC are meaningful for wins and losses only; draws report 0 for both.
 // MTC of a position whose side to move must capture is thus 3 or 2 (conversion_plies); Kingsrow
 // stores no useful value there (7.1).

@@ -162,7 +162,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             kept_units[k] = from_units;
             return restored;
         };
-        // Verification in the build (docs/six-pieces.md): with `verify`, every block is checked
+        // Verification in the build (docs/architecture.md, step 6): with `verify`, every block is checked
         // against its successors as it is solved (block_check.hpp) and every page is read back as
         // it is written (page_encoder.hpp), so a slice solved whole in this run goes into the
         // journal of the closing verification as consistent, and that verification checks its

@@ -60,7 +60,7 @@ struct BuildRequest {
     std::optional<std::uint64_t> assumed_process_bytes;
     // Native builds: slices of at least this many positions are solved one advancement level at a
     // time, each level kept as a unit file in OUT/units until the slice file is written
-    // (formats/native/unit_file.hpp), so that an interrupted build resumes at the first
+    // (build/unit_file.hpp), so that an interrupted build resumes at the first
     // unfinished level; the files written are the same. 0: every slice. The default (2^23) solves
     // the larger 5-piece slices in units too (no 4-piece slice is that large): a 6-piece build drops them from memory and brings
     // them back many times, and a slice comes back from its units at 60-250 million positions a
@@ -72,7 +72,7 @@ struct BuildRequest {
     // this many positions (whole page runs), each a part file in OUT/units, and then assembled,
     // so that no slice is ever held whole under a budget; the files written are the same.
     std::uint64_t part_positions = std::uint64_t{1} << 24;
-    // Distances above this are held as wide positions (generate/position_value.hpp); the files
+    // Distances above this are held as wide positions (values/position_value.hpp); the files
     // do not depend on it. Tests lower it so that small databases take the path the long
     // distances of 7 and 8 pieces take.
     Plies narrow_limit = kMaxNarrowMtc;

@@ -7,7 +7,7 @@
 //   - SolveUnit (slice, advancement, chunk): the men configurations of one advancement level of
 //     a slice (men_order.hpp), cut into chunks of about `chunk_positions` positions (whole
 //     configurations, at least one), solved by
-//     SliceSolver::solve_level into a unit file (formats/native/unit_file.hpp) renamed into
+//     SliceSolver::solve_level into a unit file (build/unit_file.hpp) renamed into
 //     place. Inputs: the whole level advancement + 1 (all its chunks' files) and the slice files
 //     of the slices its captures and promotions reach.
 //   - EncodePart (slice, part): once every unit of the slice is solved, positions
