@@ -37,7 +37,9 @@ constexpr const char* kBuildHelp =
     "                native builds of every kind): solutions, page cache, files read, and what\n"
     "                it measures of itself. Solved slices that do not fit are read back from\n"
     "                their files when later slices need them; the files are the same. Default:\n"
-    "                two thirds of this machine's memory (printed at the start)\n"
+    "                two thirds of this machine's memory (printed at the start). Before\n"
+    "                solving, the largest slice to solve is printed with the memory planned\n"
+    "                for it; a slice that needs more than the machine has is refused\n"
     "  --units-from N  native: slices of at least N positions are solved one advancement level\n"
     "                at a time, each level kept as a checksummed unit file in DIR/units until\n"
     "                the slice file is written, so an interrupted build (even kill -9) resumes at\n"
@@ -130,6 +132,7 @@ int run_build(workflow::BuildRequest request) {
         return true;
     };
     observer.on_warning = [](const std::string& m) { std::cerr << "egdb build: " << m << '\n'; };
+    observer.on_note = [](const std::string& m) { std::cerr << "egdb build: " << m << '\n'; };
     const workflow::BuildReport report = workflow::build_database(request, observer);
     if (progress) progress->finish();
     return print_report(report);

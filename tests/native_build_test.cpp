@@ -447,6 +447,47 @@ TEST_F(NativeBuild, BuildReleasesSolutionsNoLaterSliceReads) {
     EXPECT_EQ(again.peak_solution_bytes, 0U);
 }
 
+// Before anything is solved, the largest slice still to solve is planned: a note names it and
+// its memory against the budget, and a slice that needs more memory than the machine has is
+// refused at once (it would end in an allocation failure), naming the slice; nothing is written.
+TEST_F(NativeBuild, ASliceLargerThanTheMachineIsRefusedBeforeAnythingIsSolved) {
+    const fs::path dir = scratch("refused");
+    workflow::BuildRequest request = unverified_build(dir, pieces());
+    request.memory_budget_bytes = std::uint64_t{1} << 30;
+    std::vector<std::string> notes;
+    workflow::BuildObserver observer;
+    observer.on_note = [&](const std::string& m) { notes.push_back(m); };
+    observer.on_item = [](const workflow::BuildItem& item) {
+        ADD_FAILURE() << "solved " << item.label << " although the build was refused";
+        return true;
+    };
+    request.assumed_machine_bytes = std::uint64_t{1} << 20;
+    try {
+        workflow::build_database(request, observer);
+        ADD_FAILURE() << "a slice needing more than the machine was not refused";
+    } catch (const RuntimeError& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+        const std::string what = e.what();
+        EXPECT_NE(what.find("more than this machine's 1 MiB"), std::string::npos) << what;
+        const auto order = build_order(pieces());
+        EXPECT_TRUE(what.starts_with("slice ") && std::any_of(order.begin(), order.end(), [&](SliceId s) {
+                        return what.substr(6, 4) == s.to_string();
+                    })) << what;
+    }
+    EXPECT_TRUE(notes.empty());
+    for (const SliceId s : build_order(pieces())) {
+        EXPECT_FALSE(fs::exists(dir / native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk))) << s.to_string();
+    }
+    EXPECT_FALSE(fs::exists(dir / "units"));
+    // On a machine large enough the same build plans its largest slice and goes on.
+    request.assumed_machine_bytes = std::uint64_t{1} << 40;
+    observer.on_item = {};
+    workflow::build_database(request, observer);
+    ASSERT_EQ(notes.size(), 1U);
+    EXPECT_NE(notes[0].find("largest slice to solve: "), std::string::npos) << notes[0];
+    EXPECT_NE(notes[0].find("within the memory budget of 1024 MiB"), std::string::npos) << notes[0];
+}
+
 // The out-of-core path: under a memory budget smaller than the solutions, solved slices that do
 // not fit are read back from their files; the files are byte for byte those of the in-memory
 // build, the solutions held stay within the budget, and a build cancelled half-way resumes to the

@@ -106,6 +106,32 @@ std::uint64_t budgeted_parts(std::uint64_t part_positions, std::uint64_t budget,
     return std::max<std::uint64_t>(1, std::min(part_positions, budget / (64 * threads)));
 }
 
+// What solving slice `s` holds itself (DecodedSlicePlan's step): while a slice is assembled and
+// written, its solution and the writer's buffers (the packed WLD of both sides and the compressed
+// pages, about 3 bytes a position). A slice solved in units holds, while solving, two levels;
+// every slice each worker's block workspace (kBlockWorkspaceBytes a position).
+std::uint64_t solve_need_bytes(SliceId s, const BuildRequest& request, int threads, std::uint64_t part_positions) {
+    const bool by_units = slice_size(s) >= request.unit_file_min_positions;
+    std::uint64_t widest = 0;
+    for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
+    const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
+    const std::uint64_t workspaces =
+        kBlockWorkspaceBytes * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), widest));
+    // Each level's plan of blocks (colour_mirror.hpp): a slot to solve (8 bytes) per
+    // configuration; in a colour-symmetric slice a partner (8), then a slot to solve (8)
+    // or a pair to fill (16).
+    const std::uint64_t block_plan = (is_color_symmetric(s) ? 24 : 8) * widest;
+    if (!by_units) return std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces + block_plan);
+    // 4 bytes a position and 2 capture bits (solved_level.hpp).
+    const std::uint64_t level_bytes = 4 * block * widest + block * widest / 4;
+    // Writing its file: a part (8 bytes a position) on each thread that has one.
+    const std::uint64_t part = std::min(part_positions, slice_size(s));
+    const std::uint64_t writers = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), (slice_size(s) + part - 1) / part);
+    return std::max(2 * level_bytes + workspaces + block_plan, 8 * part * writers);
+}
+
+std::string mebibytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
 void build_native(const BuildRequest& request, const BuildObserver& observer, int threads,
                   const std::vector<SliceId>& order, BuildReport& result) {
     const native::BuildDirectory directory(request.out, observer.on_warning);
@@ -143,6 +169,36 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     const std::uint64_t part_positions =
         budgeted_parts(request.part_positions, request.memory_budget_bytes, static_cast<std::uint64_t>(threads));
     const std::size_t file_cache = DecodedSlicePlan::cache_bytes(request.memory_budget_bytes);
+    // The largest slice still to solve, planned before anything is solved: a slice that needs more
+    // than the machine has would end in an allocation failure hours later, so it is refused now.
+    std::optional<std::pair<SliceId, std::uint64_t>> peak;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (finished[i]) continue;
+        const std::uint64_t need = solve_need_bytes(order[i], request, threads, part_positions);
+        if (!peak || need > peak->second) peak = std::pair{order[i], need};
+    }
+    if (peak) {
+        const auto [largest, need] = *peak;
+        const std::uint64_t machine = request.assumed_machine_bytes.value_or(physical_memory_bytes());
+        if (machine > 0 && need > machine) {
+            std::error_code ec;
+            std::filesystem::remove(unit_directory, ec);  // only when empty: nothing else was written
+            throw RuntimeError(ErrorKind::Unsupported,
+                               "slice " + largest.to_string() + " needs " + mebibytes(need) + " to solve (" +
+                                   std::to_string(slice_size(largest)) + " positions, " +
+                                   std::to_string(slice_size(largest) / men_configurations(largest.nbm, largest.nwm)) +
+                                   " in its largest block), more than this machine's " + mebibytes(machine) +
+                                   "; nothing was solved");
+        }
+        if (observer.on_note) {
+            std::string note = "largest slice to solve: " + largest.to_string() + ", planned at " + mebibytes(need);
+            if (budgeted) {
+                note += need > request.memory_budget_bytes ? ", more than the memory budget of " : " within the memory budget of ";
+                note += mebibytes(request.memory_budget_bytes);
+            }
+            observer.on_note(note);
+        }
+    }
     {
         // Scoped: the solutions are on disk when this block ends and verification reads the files
         // back, so their memory is freed before it starts.
@@ -267,11 +323,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
                 store.add(native::UnitDirectory(unit_directory, s).assemble(SideSet::both(), threads));
             }
         };
-        // Under a budget (decoded_slice_plan.hpp). What solving a slice holds itself: while a slice is
-        // assembled and written, its solution and the writer's buffers (the packed WLD of both
-        // sides and the compressed pages, about 3 bytes a position). A slice solved in units
-        // holds, while solving, two levels; every slice each worker's block workspace
-        // (kBlockWorkspaceBytes a position).
+        // Under a budget (decoded_slice_plan.hpp), with what the slice holds itself (solve_need_bytes).
         const std::uint64_t budget = request.memory_budget_bytes;
         const auto file_bytes = [&](SliceId t) -> std::uint64_t {
             std::error_code ec;
@@ -284,25 +336,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             const SliceId s = order[i];
             const std::vector<SuccessorRead> reads = successor_reads(s);
             const bool by_units = slice_size(s) >= request.unit_file_min_positions;
-            std::uint64_t widest = 0;
-            for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
-            const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
-            const std::uint64_t workspaces =
-                kBlockWorkspaceBytes * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(threads, widest));
-            // Each level's plan of blocks (colour_mirror.hpp): a slot to solve (8 bytes) per
-            // configuration; in a colour-symmetric slice a partner (8), then a slot to solve (8)
-            // or a pair to fill (16).
-            const std::uint64_t block_plan = (is_color_symmetric(s) ? 24 : 8) * widest;
-            std::uint64_t solve_need = std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces + block_plan);
-            if (by_units) {
-                // 4 bytes a position and 2 capture bits (solved_level.hpp).
-                const std::uint64_t level_bytes = 4 * block * widest + block * widest / 4;
-                solve_need = 2 * level_bytes + workspaces + block_plan;
-                // Writing its file: a part (8 bytes a position) on each thread that has one.
-                const std::uint64_t part = std::min(part_positions, slice_size(s));
-                const std::uint64_t writers = std::min<std::uint64_t>(threads, (slice_size(s) + part - 1) / part);
-                solve_need = std::max(solve_need, 8 * part * writers);
-            }
+            const std::uint64_t solve_need = solve_need_bytes(s, request, threads, part_positions);
             // The files of the previous slice are closed first: the process is then measured
             // without their pages or page cache (decoded_slice_plan.hpp).
             memory_or_files.set_files(nullptr);

@@ -52,12 +52,17 @@ struct BuildRequest {
     // beside the process itself, the slice being solved, its writer's buffers, the mapped files
     // and a page cache of an eighth of the budget are read back from their files
     // (DecodedSlicePlan); the files written are the same. A slice that alone needs more is solved
-    // with a warning.
+    // with a warning; one that needs more than the machine has is refused before anything is
+    // solved (assumed_machine_bytes).
     std::uint64_t memory_budget_bytes = 0;
     // What the plan takes the process itself to hold: nullopt, its measured resident set (the
     // product's behaviour); a value, that many bytes, whatever the process (tests of the plan's
     // choices, whose budgets of a few MiB must not depend on the test process's allocator).
     std::optional<std::uint64_t> assumed_process_bytes;
+    // The memory of the machine, against which the largest slice still to solve is checked before
+    // anything is solved (a slice that needs more is refused: ErrorKind::Unsupported). nullopt:
+    // this machine's physical memory; a value: tests of the refusal on any machine.
+    std::optional<std::uint64_t> assumed_machine_bytes;
     // Native builds: slices of at least this many positions are solved one advancement level at a
     // time, each level kept as a unit file in OUT/units until the slice file is written
     // (build/unit_file.hpp), so that an interrupted build resumes at the first
@@ -102,6 +107,9 @@ struct BuildObserver {
     std::function<bool(const BuildItem&)> on_item;
     // A note that does not stop the build (a damaged slice file solved again).
     std::function<void(const std::string&)> on_warning;
+    // What the build plans, before it starts (native: the largest slice still to solve and the
+    // memory it plans for it, against the budget).
+    std::function<void(const std::string&)> on_note;
 };
 
 struct BuildReport {
