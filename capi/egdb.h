@@ -284,7 +284,8 @@ typedef int(EGDB_CALL *egdb_progress_fn)(void *user, const char *what, int64_t d
 EGDB_API int EGDB_CALL egdb_verify(int handle, egdb_progress_fn progress, void *user);
 
 /* Solves every endgame with at most `pieces` pieces into a native database in `directory`
- * (resuming an interrupted build), verifying it unless `verify` is 0. `kinds`: NULL or a
+ * (resuming an interrupted build), verifying it unless `verify` is 0. `threads`: 0 for every core.
+ * `kinds`: NULL or a
  * comma-separated subset of "wld,dtw,mtc". Returns 0 or an error. */
 EGDB_API int EGDB_CALL egdb_build(const char *directory, int pieces, int threads, const char *kinds, int verify,
                                   egdb_progress_fn progress, void *user);

@@ -704,7 +704,7 @@ EGDB_API int EGDB_CALL egdb_build(const char* directory, int pieces, int threads
         egdb::workflow::BuildRequest request;
         request.out = utf8_path(directory);
         request.pieces = pieces;
-        request.threads = std::max(threads, 0);
+        if (threads > 0) request.resources.threads = threads;  // 0 or less: every core (the default)
         if (kinds != nullptr && *kinds != '\0') request.kinds = egdb::workflow::parse_value_kinds(kinds);
         request.verify = verify != 0;
         egdb::workflow::BuildObserver observer;

@@ -105,13 +105,13 @@ int print_report(const workflow::BuildReport& r) {
 int run_build(workflow::BuildRequest request) {
     if (request.pieces == 0 && request.slices.empty()) throw UsageError("--pieces or --slices is required");
     const bool can_budget = request.format == workflow::OutputFormat::Native && request.kinds.dtw && request.kinds.mtc;
-    if (request.memory_budget_bytes == 0 && can_budget) {
+    if (request.resources.memory_bytes == 0 && can_budget) {
         // Two thirds of the machine: room for the page cache of the files and for other programs.
         const std::uint64_t physical = physical_memory_bytes();
-        request.memory_budget_bytes = physical / 3 * 2;
-        if (request.memory_budget_bytes > 0) {
+        request.resources.memory_bytes = physical / 3 * 2;
+        if (request.resources.memory_bytes > 0) {
             std::fprintf(stderr, "egdb build: memory budget %.1f GiB, two thirds of this machine's %.1f GiB (--memory-gb sets it)\n",
-                         static_cast<double>(request.memory_budget_bytes) / 1073741824.0,
+                         static_cast<double>(request.resources.memory_bytes) / 1073741824.0,
                          static_cast<double>(physical) / 1073741824.0);
         }
     }
@@ -148,8 +148,8 @@ void add_build(CLI::App& app) {
     command.add_option_function<std::string>("--slices", [&r](const std::string& list) { r.slices = workflow::parse_slice_list(list); })
         ->type_name("S");
     command.add_option_function<std::string>("--out", [&r](const std::string& dir) { r.out = dir; })->type_name("DIR")->required();
-    add_integer(command, "--threads", r.threads, 1, 256);
-    add_gibibytes(command, "--memory-gb", r.memory_budget_bytes);
+    add_integer(command, "--threads", r.resources.threads, 1, 256);
+    add_gibibytes(command, "--memory-gb", r.resources.memory_bytes);
     add_integer(command, "--units-from", r.unit_file_min_positions, 0, std::int64_t{1} << 62);
     command.add_option_function<std::string>("--kinds", [&r](const std::string& k) { r.kinds = workflow::parse_value_kinds(k); })
         ->type_name("K");

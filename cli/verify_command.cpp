@@ -174,14 +174,14 @@ void add_verify(CLI::App& app) {
     const auto o = std::make_shared<VerifyOptions>();
     CLI::App& command = add_command(app, "verify", kVerifyHelp, [o] {
         if (!o->kingsrow_values.empty()) {
-            return run_oracle_check({o->dir, o->kingsrow_values, o->request.threads});
+            return run_oracle_check({o->dir, o->kingsrow_values, o->request.resources});
         }
         return run_verify(o->dir, o->request);
     });
     command.add_option("DIR", o->dir)->required();
-    add_integer(command, "--threads", o->request.threads, 1, 256);
+    add_integer(command, "--threads", o->request.resources.threads, 1, 256);
     add_integer(command, "--sample", o->request.samples, 0, std::int64_t{1} << 40);
-    add_gibibytes(command, "--memory-gb", o->request.memory_budget_bytes);
+    add_gibibytes(command, "--memory-gb", o->request.resources.memory_bytes);
     command.add_option("--journal", o->request.journal)->type_name("FILE");
     command.add_option("--kingsrow-values", o->kingsrow_values)->type_name("DIR");
 }

@@ -21,7 +21,7 @@ inline workflow::BuildRequest unverified_build(const std::filesystem::path& dir,
     workflow::BuildRequest request;
     request.out = dir;
     request.pieces = pieces;
-    request.threads = 2;
+    request.resources.threads = 2;
     request.verify = false;
     return request;
 }

@@ -72,7 +72,7 @@ DistributedRequest request_for(const fs::path& out, int pieces, std::uint64_t ch
     r.order = build_order(pieces);
     r.out = out;
     r.chunk_positions = chunk;
-    r.threads = 1;
+    r.worker.threads = 1;
     return r;
 }
 

@@ -28,7 +28,7 @@ workflow::BuildRequest runlen_build(const fs::path& out, int pieces, int threads
     workflow::BuildRequest request;
     request.pieces = pieces;
     request.out = out;
-    request.threads = threads;
+    request.resources.threads = threads;
     request.format = workflow::OutputFormat::KingsrowRunlen;
     request.read_back_samples = samples;
     return request;
@@ -40,7 +40,7 @@ TEST(KingsrowVerifyDamage, ChangedIdentifyingIndexFileFailsVerification) {
     ASSERT_TRUE(workflow::build_database(request).ok());
     workflow::VerifyRequest verify;
     verify.samples = 100;
-    verify.threads = 1;
+    verify.resources.threads = 1;
     ASSERT_TRUE(workflow::verify_directory(request.out, verify).ok());
 
     const std::string identifying =
@@ -76,7 +76,7 @@ TEST(KingsrowVerifyDamage, IdentifyingFileThatLostItsTrailerFailsVerification) {
         ASSERT_TRUE(workflow::build_database(request).ok());
         workflow::VerifyRequest verify;
         verify.samples = 0;
-        verify.threads = 1;
+        verify.resources.threads = 1;
         ASSERT_TRUE(workflow::verify_directory(dir, verify).ok());
         const std::string identifying = kingsrow::egdb_identifying_file(dir, type, 3);
         ASSERT_FALSE(identifying.empty()) << "no identifying index file with egdb's trailer";

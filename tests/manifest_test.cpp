@@ -44,7 +44,7 @@ protected:
         const SliceId top = build_order(kPieces).back();
         return native::slice_file_name(top.nbm, top.nbk, top.nwm, top.nwk);
     }
-    native::VerifyReport verify() const { return native::verify_native_database(dir_, {.threads = 2}); }
+    native::VerifyReport verify() const { return native::verify_native_database(dir_, {.resources = {.threads = 2}}); }
 
     test::ScratchDir scratch_{"manifest"};
     fs::path reference_ = scratch_.sub("reference");
@@ -88,7 +88,7 @@ TEST_F(Manifest, ResizedOrChangedSliceFilesFailVerification) {
     std::string bytes = test::slurp(dir_ / changed);
     bytes.back() = static_cast<char>(bytes.back() ^ 1);
     spit(dir_ / changed, bytes);
-    const native::VerifyReport report = native::verify_native_database(dir_, {.threads = 2, .max_messages = 100});
+    const native::VerifyReport report = native::verify_native_database(dir_, {.resources = {.threads = 2}, .max_messages = 100});
     EXPECT_FALSE(report.ok());
     EXPECT_EQ(report.manifest_problems, 2U);
     EXPECT_TRUE(names(report, resized + " has ")) << resized;

@@ -68,7 +68,7 @@ protected:
 fs::path* NativeBuild::dir_ = nullptr;
 
 TEST_F(NativeBuild, VerificationPasses) {
-    const native::VerifyReport r = native::verify_native_database(*dir_, {.threads = 2});
+    const native::VerifyReport r = native::verify_native_database(*dir_, {.resources = {.threads = 2}});
     EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages.front());
     EXPECT_EQ(r.files, build_order(pieces()).size());
     EXPECT_GT(r.positions_checked, 0U);
@@ -185,7 +185,7 @@ TEST_F(NativeBuild, CorruptPageIsReportedByVerify) {
         f.seekp(-1, std::ios::end);
         f.put(static_cast<char>(c ^ 0x01));
     }
-    const native::VerifyReport r = native::verify_native_database(dir, {.threads = 1});
+    const native::VerifyReport r = native::verify_native_database(dir, {.resources = {.threads = 1}});
     EXPECT_FALSE(r.ok());
     EXPECT_EQ(r.bad_pages, 1U);
     ASSERT_FALSE(r.messages.empty());
@@ -210,7 +210,7 @@ TEST_F(NativeBuild, DatabasesWithFewerKindsAreCheckedForWhatTheyHold) {
         native::SolvedWriteOptions write;
         write.kinds = {true, dtw, false};
         for (SliceId s : build_order(3)) native::write_solved_slice(dir, *store.find(s), write);
-        native::VerifyReport r = native::verify_native_database(dir, {.threads = 2});
+        native::VerifyReport r = native::verify_native_database(dir, {.resources = {.threads = 2}});
         EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages.front());
         EXPECT_EQ(r.checked_dtw, dtw);
         EXPECT_FALSE(r.checked_mtc);
@@ -219,7 +219,7 @@ TEST_F(NativeBuild, DatabasesWithFewerKindsAreCheckedForWhatTheyHold) {
         SolvedSlice wrong = *store.find(slice);
         wrong.dtw_codes(Color::Black)[victim] = kDrawCode;
         native::write_solved_slice(dir, wrong, write);
-        r = native::verify_native_database(dir, {.threads = 2, .max_messages = 1000});
+        r = native::verify_native_database(dir, {.resources = {.threads = 2}, .max_messages = 1000});
         EXPECT_FALSE(r.ok());
         const std::string expected =
             to_fen(slice_indexer(slice).position_at(victim), Color::Black) + ": stored draw, successors give win";
@@ -239,7 +239,7 @@ TEST_F(NativeBuild, MissingSliceIsReportedAndItsDependentsAreNotChecked) {
         const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
         fs::copy_file(*dir_ / name, dir / name);
     }
-    const native::VerifyReport r = native::verify_native_database(dir, {.threads = 2, .max_messages = 1000});
+    const native::VerifyReport r = native::verify_native_database(dir, {.resources = {.threads = 2}, .max_messages = 1000});
     EXPECT_FALSE(r.ok());
     EXPECT_EQ(r.files, build_order(3).size() - 1);
     EXPECT_EQ(r.unchecked_slices, r.files);  // every slice reaches 0101, directly or not
@@ -361,7 +361,7 @@ TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
         native::write_solved_slice(dir, wrong, {});
         const PositionValue written = wrong.value(victim, Color::Black);
 
-        const native::VerifyReport r = native::verify_native_database(dir, {.threads = 2, .max_messages = 1000});
+        const native::VerifyReport r = native::verify_native_database(dir, {.resources = {.threads = 2}, .max_messages = 1000});
         EXPECT_EQ(r.bad_pages, 0U);
         EXPECT_FALSE(r.ok());
         EXPECT_GE(r.mismatches, 1U);
@@ -371,7 +371,7 @@ TEST_F(NativeBuild, RewrittenWrongValueIsReportedWithItsFen) {
             << "no message \"" << expected << "\"; first: " << (r.messages.empty() ? "" : r.messages.front());
         // Under the smallest memory budget, with the other slices read from their files.
         const native::VerifyReport tight =
-            native::verify_native_database(dir, {.threads = 2, .memory_budget_bytes = 1, .max_messages = 1000});
+            native::verify_native_database(dir, {.resources = {.threads = 2, .memory_bytes = 1}, .max_messages = 1000});
         EXPECT_EQ(tight.mismatches, r.mismatches);
         EXPECT_EQ(tight.positions_checked, r.positions_checked);
         EXPECT_TRUE(std::any_of(tight.messages.begin(), tight.messages.end(),
@@ -453,7 +453,7 @@ TEST_F(NativeBuild, BuildReleasesSolutionsNoLaterSliceReads) {
 TEST_F(NativeBuild, ASliceLargerThanTheMachineIsRefusedBeforeAnythingIsSolved) {
     const fs::path dir = scratch("refused");
     workflow::BuildRequest request = unverified_build(dir, pieces());
-    request.memory_budget_bytes = std::uint64_t{1} << 30;
+    request.resources.memory_bytes = std::uint64_t{1} << 30;
     std::vector<std::string> notes;
     workflow::BuildObserver observer;
     observer.on_note = [&](const std::string& m) { notes.push_back(m); };
@@ -498,7 +498,7 @@ TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
     const std::uint64_t file_cache = std::uint64_t{8} << 20;  // the smallest page cache (an eighth of the budget, 8 MiB at least)
     const fs::path dir = scratch("budget");
     workflow::BuildRequest request = unverified_build(dir, pieces());
-    request.memory_budget_bytes = budget;
+    request.resources.memory_bytes = budget;
     // The budget is the build's alone: the test process's own memory (tens of MiB, more under
     // AddressSanitizer, which grows during the run) is not charged (DecodedSlicePlan::assume).
     request.assumed_process_bytes = 0;
@@ -533,7 +533,7 @@ TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
         EXPECT_EQ(slurp(dir / name), slurp(*dir_ / name)) << name;
     }
     // Verification under the same budget: every position, within the budget, as without one.
-    const native::VerifyReport whole = native::verify_native_database(dir, {.threads = 2});
+    const native::VerifyReport whole = native::verify_native_database(dir, {.resources = {.threads = 2}});
     EXPECT_EQ(whole.slices_decoded_again, 0U);
     // Slices dropped for a large one come back for a later slice that reads them, when they fit:
     // at the build's budget or a smaller one (slices kept for one side to move take half the
@@ -541,7 +541,7 @@ TEST_F(NativeBuild, MemoryBudgetGivesTheSameBytesWithinTheBudget) {
     std::uint64_t decoded_again = 0;
     for (std::uint64_t b = budget; b > file_cache && decoded_again == 0; b -= (budget - file_cache) / 8) {
         const native::VerifyReport within =
-            native::verify_native_database(dir, {.threads = 2, .memory_budget_bytes = b, .assumed_process_bytes = 0});
+            native::verify_native_database(dir, {.resources = {.threads = 2, .memory_bytes = b}, .assumed_process_bytes = 0});
         EXPECT_TRUE(within.ok()) << (within.messages.empty() ? "" : within.messages.front());
         EXPECT_EQ(within.positions_checked, whole.positions_checked);
         EXPECT_LT(within.peak_memory_bytes, whole.peak_memory_bytes);

@@ -479,7 +479,7 @@ TEST(UnitBuild, BuildThroughUnitFilesWritesTheSameBytesAndRemovesItsUnits) {
         const fs::path dir = scratch.sub("units");
         workflow::BuildRequest r = test::unverified_build(dir, pieces);
         r.unit_file_min_positions = 0;
-        r.memory_budget_bytes = budget;
+        r.resources.memory_bytes = budget;
         r.assumed_process_bytes = 0;  // the budget is the build's alone, not the test process's
         if (part_positions > 0) r.part_positions = part_positions;
         std::size_t unit_items = 0;

@@ -44,9 +44,9 @@ struct JournalRunLog {
 
 native::VerifyReport verify_with_journal(const fs::path& dir, const fs::path& journal, JournalRunLog* log = nullptr,
                             std::size_t stop_after = 0, std::uint64_t memory_budget_bytes = 0) {
-    native::NativeVerifyOptions options{.threads = 2, .max_messages = 100, .journal = journal};
+    native::NativeVerifyOptions options{.resources = {.threads = 2}, .max_messages = 100, .journal = journal};
     if (memory_budget_bytes > 0) {
-        options.memory_budget_bytes = memory_budget_bytes;
+        options.resources.memory_bytes = memory_budget_bytes;
         options.assumed_process_bytes = 0;
     }
     std::size_t done = 0;
@@ -83,7 +83,7 @@ protected:
     static void SetUpTestSuite() {
         scratch_ = new test::ScratchDir("verify_journal");
         workflow::build_database(test::unverified_build(scratch_->path() / "db", kJournalPieces));
-        full_ = new native::VerifyReport(native::verify_native_database(scratch_->path() / "db", {.threads = 2}));
+        full_ = new native::VerifyReport(native::verify_native_database(scratch_->path() / "db", {.resources = {.threads = 2}}));
     }
     static void TearDownTestSuite() {
         delete full_;

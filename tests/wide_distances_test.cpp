@@ -100,14 +100,14 @@ TEST_F(WideDistances, ABuildThroughUnitsAndPartsWritesTheSameFiles) {
     request.narrow_limit = kWideTestLimit;
     request.unit_file_min_positions = 0;
     request.part_positions = 1 << 16;
-    request.memory_budget_bytes = 64 << 20;
+    request.resources.memory_bytes = 64 << 20;
     workflow::build_database(request);
     for (const SliceId s : build_order(3)) {
         const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
         ASSERT_TRUE(fs::exists(wide / name)) << name;
         EXPECT_TRUE(slurp(wide / name) == slurp(ordinary / name)) << name;
     }
-    EXPECT_TRUE(native::verify_native_database(wide, {.threads = 2}).ok());
+    EXPECT_TRUE(native::verify_native_database(wide, {.resources = {.threads = 2}}).ok());
 }
 
 // A level with wide positions survives its unit file; a damaged table of them is refused.

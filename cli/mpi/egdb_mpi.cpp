@@ -115,11 +115,11 @@ int run(const Arguments& a, int rank, int ranks) {
     if (ranks < 2) throw RuntimeError(ErrorKind::InvalidArgument, "egdb-mpi needs at least 2 ranks (mpirun -np 2 or more)");
     request.out = a.out;
     request.chunk_positions = a.chunk_positions;
-    request.threads = std::max(1, a.threads);
+    request.worker.threads = std::max(1, a.threads);
     const int sharing = ranks_on_this_node();
-    request.worker_memory_bytes = a.memory_gb >= 0 ? static_cast<std::uint64_t>(a.memory_gb * 1024.0 * 1024.0 * 1024.0)
+    request.worker.memory_bytes = a.memory_gb >= 0 ? static_cast<std::uint64_t>(a.memory_gb * 1024.0 * 1024.0 * 1024.0)
                                                    : physical_memory_bytes() / 3 * 2 / static_cast<std::uint64_t>(sharing);
-    request.write.threads = request.threads;
+    request.write.threads = request.worker.threads;
     request.write.format.zstd_level = a.zstd_level;
 
     MpiTransport transport;
@@ -134,7 +134,7 @@ int run(const Arguments& a, int rank, int ranks) {
                  "egdb-mpi: %zu slices, %zu units (%zu found on disk, %zu slices finished), %d worker ranks, "
                  "%.2f GiB of solved slices per worker\n",
                  request.order.size(), scheduler.units_total(), scheduler.units_resumed(), scheduler.slices_resumed(), ranks - 1,
-                 static_cast<double>(request.worker_memory_bytes) / (1024.0 * 1024.0 * 1024.0));
+                 static_cast<double>(request.worker.memory_bytes) / (1024.0 * 1024.0 * 1024.0));
     CoordinatorObserver observer;
     observer.on_done = [&](int from, const Task& task, const TaskOutcome& outcome) {
         const double total = static_cast<double>(scheduler.positions_total());
@@ -155,7 +155,7 @@ int run(const Arguments& a, int rank, int ranks) {
     std::fflush(stdout);
     if (!a.verify) return 0;
     workflow::VerifyRequest verify;
-    verify.threads = std::max(1, a.threads);
+    verify.resources.threads = std::max(1, a.threads);
     const workflow::VerifyResult result = workflow::verify_directory(request.out, verify);
     for (const std::string& problem : result.problems()) std::fprintf(stderr, "egdb-mpi: verify: %s\n", problem.c_str());
     std::printf("verify: %s in %.1f s\n", result.ok() ? "ok" : "FAILED", result.seconds);

@@ -123,7 +123,7 @@ std::string missing_successor(SliceId slice, const NativeDatabase& db, const std
 VerifyReport verify_native_database(const std::filesystem::path& directory, const NativeVerifyOptions& options) {
     VerifyReport report;
     MessageSink sink(report, options.max_messages);
-    const std::uint64_t budget = options.memory_budget_bytes;
+    const std::uint64_t budget = options.resources.memory_bytes;
     const std::size_t file_cache = budget > 0 ? DecodedSlicePlan::cache_bytes(budget) : std::size_t{16} << 20;
     // First what the manifest lists: a deleted slice file leaves nothing else to check.
     try {
@@ -160,7 +160,7 @@ VerifyReport verify_native_database(const std::filesystem::path& directory, cons
     for (SliceId s : build_order(max_total)) {
         if (db.has_slice(s)) order.push_back(s);
     }
-    const int threads = std::max(1, options.threads);
+    const int threads = std::max(1, options.resources.thread_count());
     const CheckedKinds kinds = kinds_in_every_file(files);
     report.checked_dtw = kinds.dtw;
     report.checked_mtc = kinds.mtc;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/index/slice.hpp"
+#include "core/util/resources.hpp"
 
 namespace egdb::native {
 
@@ -31,12 +32,11 @@ struct VerifyProgress {
 };
 
 struct NativeVerifyOptions {
-    int threads = 1;
-    // The most bytes to hold (0: no limit): the process itself, decoded values, capture flags,
+    // Threads, and the most bytes to hold (memory_bytes, 0: no limit): the process itself, decoded values, capture flags,
     // files read and page cache (DecodedSlicePlan). Under a budget, decoded slices that do not fit
     // are read from their files, through a page cache of an eighth of the budget (8 MiB .. 1 GiB),
     // when a later slice's moves reach them.
-    std::uint64_t memory_budget_bytes = 0;
+    Resources resources;
     // As workflow::BuildRequest::assumed_process_bytes: nullopt measures the process.
     std::optional<std::uint64_t> assumed_process_bytes;
     std::size_t max_messages = 20;  // mismatches described in full; all are counted

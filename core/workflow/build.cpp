@@ -149,7 +149,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         paths[i] = directory.slice_path(order[i]);
         finished[i] = directory.finished(order[i]);
     }
-    const bool budgeted = request.memory_budget_bytes > 0;
+    const bool budgeted = request.resources.memory_bytes > 0;
     const SliceResidency plan = plan_residency(order, finished, !budgeted);
     // The unit files of a finished slice stay while a slice still to be solved reads it: reading
     // a slice back from its units is a decompression, from its slice file also a capture search
@@ -167,8 +167,8 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     // position (the part's values, its WLD bytes and its compressed pages): under a budget, the
     // parts take an eighth of it at most.
     const std::uint64_t part_positions =
-        budgeted_parts(request.part_positions, request.memory_budget_bytes, static_cast<std::uint64_t>(threads));
-    const std::size_t file_cache = DecodedSlicePlan::cache_bytes(request.memory_budget_bytes);
+        budgeted_parts(request.part_positions, request.resources.memory_bytes, static_cast<std::uint64_t>(threads));
+    const std::size_t file_cache = DecodedSlicePlan::cache_bytes(request.resources.memory_bytes);
     // The largest slice still to solve, planned before anything is solved: a slice that needs more
     // than the machine has would end in an allocation failure hours later, so it is refused now.
     std::optional<std::pair<SliceId, std::uint64_t>> peak;
@@ -193,8 +193,8 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
         if (observer.on_note) {
             std::string note = "largest slice to solve: " + largest.to_string() + ", planned at " + mebibytes(need);
             if (budgeted) {
-                note += need > request.memory_budget_bytes ? ", more than the memory budget of " : " within the memory budget of ";
-                note += mebibytes(request.memory_budget_bytes);
+                note += need > request.resources.memory_bytes ? ", more than the memory budget of " : " within the memory budget of ";
+                note += mebibytes(request.resources.memory_bytes);
             }
             observer.on_note(note);
         }
@@ -324,7 +324,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             }
         };
         // Under a budget (decoded_slice_plan.hpp), with what the slice holds itself (solve_need_bytes).
-        const std::uint64_t budget = request.memory_budget_bytes;
+        const std::uint64_t budget = request.resources.memory_bytes;
         const auto file_bytes = [&](SliceId t) -> std::uint64_t {
             std::error_code ec;
             const std::uintmax_t bytes = std::filesystem::file_size(paths[index_in_order(t)], ec);
@@ -420,8 +420,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     if (!request.verify) return;
     start_stage(observer, BuildStage::Verify, 0);
     VerifyRequest verify;
-    verify.threads = threads;
-    verify.memory_budget_bytes = request.memory_budget_bytes;
+    verify.resources = {threads, request.resources.memory_bytes};
     verify.assumed_process_bytes = request.assumed_process_bytes;
     verify.journal = request.out / native::kBuildVerifyJournalName;
     verify.on_item = [&](const VerifyItem& item) {
@@ -566,10 +565,10 @@ BuildReport build_database(const BuildRequest& request, const BuildObserver& obs
         }
     }
     if (request.out.empty()) throw RuntimeError(ErrorKind::InvalidArgument, "no output directory given");
-    if (request.memory_budget_bytes > 0 && request.format != OutputFormat::Native) {
+    if (request.resources.memory_bytes > 0 && request.format != OutputFormat::Native) {
         throw RuntimeError(ErrorKind::InvalidArgument, "a memory budget applies to native builds only");
     }
-    if (request.memory_budget_bytes > 0 && !(request.kinds.dtw && request.kinds.mtc)) {
+    if (request.resources.memory_bytes > 0 && !(request.kinds.dtw && request.kinds.mtc)) {
         // Slices read from their files must give the solver their distances (solved_slice_io.hpp).
         throw RuntimeError(ErrorKind::InvalidArgument, "a memory budget needs every kind in the files (wld,dtw,mtc)");
     }
@@ -591,7 +590,7 @@ BuildReport build_database(const BuildRequest& request, const BuildObserver& obs
                                                            " format: " + std::string(tables.unavailable_reason));
         }
     }
-    const int threads = request.threads > 0 ? request.threads : default_threads();
+    const int threads = request.resources.thread_count();
     create_output(request.out);
     BuildReport result;
     result.out = request.out;

@@ -18,6 +18,7 @@
 #include "core/build/solved_slice_io.hpp"
 #include "core/workflow/kingsrow_read_back.hpp"
 #include "core/workflow/verify.hpp"
+#include "core/util/resources.hpp"
 
 namespace egdb::workflow {
 
@@ -43,18 +44,17 @@ struct BuildRequest {
     // ones already built; empty: every slice of up to `pieces` pieces.
     std::vector<SliceId> slices;
     std::filesystem::path out;
-    int threads = 0;  // 0: every core
+    // Threads, and memory_bytes: the most bytes the build should hold (native builds; 0: no limit,
+    // every solved slice stays in memory while a later slice reads it). Under a budget, solved
+    // slices that do not fit beside the process itself, the slice being solved, its writer's
+    // buffers, the mapped files and a page cache of an eighth of the budget are read back from
+    // their files (DecodedSlicePlan); the files written are the same. A slice that alone needs
+    // more is solved with a warning; one that needs more than the machine has is refused before
+    // anything is solved (assumed_machine_bytes).
+    Resources resources = Resources::machine();
     native::ValueKinds kinds;
     OutputFormat format = OutputFormat::Native;
     int zstd_level = native::WriteOptions{}.zstd_level;  // native pages
-    // Native builds: the most bytes the build should hold (0: no limit, every solved slice stays
-    // in memory while a later slice reads it). Under a budget, solved slices that do not fit
-    // beside the process itself, the slice being solved, its writer's buffers, the mapped files
-    // and a page cache of an eighth of the budget are read back from their files
-    // (DecodedSlicePlan); the files written are the same. A slice that alone needs more is solved
-    // with a warning; one that needs more than the machine has is refused before anything is
-    // solved (assumed_machine_bytes).
-    std::uint64_t memory_budget_bytes = 0;
     // What the plan takes the process itself to hold: nullopt, its measured resident set (the
     // product's behaviour); a value, that many bytes, whatever the process (tests of the plan's
     // choices, whose budgets of a few MiB must not depend on the test process's allocator).

@@ -359,7 +359,7 @@ SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::v
 void UnitWorker::prepare_inputs(Context& c, SliceId slice) {
     // The files written by other workers since the last slice are seen by opening the
     // directory again. A slice that reads no other (0101) needs none, and there may be none.
-    const std::uint64_t budget = request_.worker_memory_bytes;
+    const std::uint64_t budget = request_.worker.memory_bytes;
     const std::size_t cache = budget == 0 ? std::size_t{64} << 20 : DecodedSlicePlan::cache_bytes(budget);
     c.lookup.set_files(nullptr);
     c.files.reset();
@@ -393,7 +393,7 @@ void UnitWorker::prepare_inputs(Context& c, SliceId slice) {
         if (c.store.find(t) != nullptr) c.store.remove(t);
         if (budget != 0 && c.store.memory_bytes() + DecodedSlicePlan::decoded_bytes(t, r->sides) > budget) continue;
         c.store.add(native::restore_solved_slice(native::SliceFileReader(native::slice_file_path(request_.out, t)), c.lookup,
-                                                 request_.threads, nullptr, r->sides));
+                                                 request_.worker.thread_count(), nullptr, r->sides));
     }
 }
 
@@ -429,7 +429,7 @@ TaskOutcome UnitWorker::run(const Task& task) {
             c.above.emplace(read_level(out, task.slice, c.levels, c.successors, inputs.level_read, request_.chunk_positions));
         }
         const auto [first, count] = chunks[static_cast<std::size_t>(task.chunk)];
-        const SolvedLevel level = SliceSolver(task.slice, c.lookup, {request_.threads})
+        const SolvedLevel level = SliceSolver(task.slice, c.lookup, {request_.worker.thread_count()})
                                       .solve_level(task.advancement, chunk_configurations(l, first, count),
                                                    c.above ? &*c.above : nullptr);
         outcome.bytes = native::write_unit_file(native::unit_chunk_path(out, task.slice, task.advancement, task.chunk), level, inputs);
@@ -465,7 +465,7 @@ TaskOutcome UnitWorker::encode_part(const Task& task) {
     }
     TaskOutcome outcome;
     outcome.bytes = native::encode_part_from_units(*c.part_units, native::slice_part_path(out, s, task.chunk), task.chunk, first, count,
-                                                   request_.write.kinds, request_.write.format, request_.threads);
+                                                   request_.write.kinds, request_.write.format, request_.worker.thread_count());
     return outcome;
 }
 

@@ -41,6 +41,7 @@
 #include "core/build/solved_slice_io.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/index/slice.hpp"
+#include "core/util/resources.hpp"
 
 namespace egdb::workflow::distributed {
 
@@ -62,10 +63,10 @@ struct DistributedRequest {
     std::filesystem::path out;
     // Positions per SolveUnit, in whole men configurations (at least one); 0: whole levels.
     std::uint64_t chunk_positions = 0;
-    int threads = 1;  // per worker
-    // A worker keeps the slices a unit reads in memory while they fit in this many bytes (0: no
-    // limit); the others are read through their files (page cache of an eighth of it).
-    std::uint64_t worker_memory_bytes = 0;
+    // Per worker: its threads, and its memory_bytes: it keeps the slices a unit reads in memory
+    // while they fit (0: no limit); the others are read through their files (page cache of an
+    // eighth of it).
+    Resources worker;
     native::SolvedWriteOptions write;
 };
 

@@ -138,7 +138,7 @@ std::map<std::pair<std::uint64_t, int>, unsigned> slice_maxima(const native::Sli
 
 KingsrowOracleReport check_kingsrow_oracles(const KingsrowOracleRequest& request) {
     const auto start = std::chrono::steady_clock::now();
-    const int threads = request.threads > 0 ? request.threads : default_threads();
+    const int threads = request.resources.thread_count();
     KingsrowOracleReport report;
     const auto note = [&](const std::string& m) {
         if (report.messages.size() < 50) report.messages.push_back(m);

@@ -14,12 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "core/util/resources.hpp"
+
 namespace egdb::workflow {
 
 struct KingsrowOracleRequest {
     std::filesystem::path database;  // a native database directory
     std::filesystem::path oracles;   // the folder with the two files
-    int threads = 0;                 // 0: every core
+    Resources resources = Resources::machine();  // threads
 };
 
 struct KingsrowOracleReport {

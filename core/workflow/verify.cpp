@@ -22,8 +22,7 @@ VerifyResult verify_native(const std::filesystem::path& directory, const VerifyR
     result.directory = directory;
     result.native = true;
     native::NativeVerifyOptions options;
-    options.threads = request.threads > 0 ? request.threads : default_threads();
-    options.memory_budget_bytes = request.memory_budget_bytes;
+    options.resources = {request.resources.thread_count(), request.resources.memory_bytes};
     options.assumed_process_bytes = request.assumed_process_bytes;
     options.journal = request.journal;
     options.on_slice_done = [&](const native::VerifyProgress& p) {
@@ -70,7 +69,7 @@ VerifyResult verify_kingsrow(const Database& db, const VerifyRequest& request) {
     if (request.samples > 0 && db.has_wld()) {
         ConsistencyOptions options;
         options.samples_per_table = request.samples;
-        options.threads = request.threads > 0 ? request.threads : default_threads();
+        options.threads = request.resources.thread_count();
         auto table_start = std::chrono::steady_clock::now();
         std::int64_t tables = 0;
         options.on_table = [&](SliceId slice, Color side, std::uint64_t checked, std::uint64_t mismatches) {
@@ -85,11 +84,6 @@ VerifyResult verify_kingsrow(const Database& db, const VerifyRequest& request) {
 }
 
 }  // namespace
-
-int default_threads() noexcept {
-    const unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : static_cast<int>(n);
-}
 
 bool VerifyResult::files_ok() const noexcept {
     for (const KingsrowFilesReport& f : kingsrow_files) {

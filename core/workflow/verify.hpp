@@ -17,6 +17,7 @@
 #include "core/build/verify_database.hpp"
 #include "core/probe/database.hpp"
 #include "core/workflow/consistency_check.hpp"
+#include "core/util/resources.hpp"
 
 namespace egdb::workflow {
 
@@ -36,9 +37,8 @@ struct VerifyItem {
 };
 
 struct VerifyRequest {
-    int threads = 0;                // 0: every core
+    Resources resources = Resources::machine();  // memory: native only, see native::NativeVerifyOptions
     std::uint64_t samples = 20000;  // Kingsrow: random positions per table (0: files only)
-    std::uint64_t memory_budget_bytes = 0;  // native: see native::NativeVerifyOptions (0: no limit)
     std::optional<std::uint64_t> assumed_process_bytes;  // native: see native::NativeVerifyOptions
     std::filesystem::path journal;          // native: see native::NativeVerifyOptions (empty: none)
     // Called after each unit; returning false cancels (the workflow then throws ErrorKind::Cancelled).
@@ -79,6 +79,5 @@ VerifyResult verify_directory(const std::filesystem::path& directory, const Veri
 VerifyResult verify_database(const Database& db, const VerifyRequest& request = {});
 
 // The thread count a request of 0 means.
-int default_threads() noexcept;
 
 }  // namespace egdb::workflow

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
         egdb::workflow::BuildRequest request;
         request.pieces = 3;
         request.out = argv[1];
-        request.threads = 2;
+        request.resources.threads = 2;
         if (!egdb::workflow::build_database(request).ok()) {
             std::fprintf(stderr, "the build did not verify\n");
             return 1;
