@@ -3,6 +3,7 @@
 // in-memory queues. The MPI program is the same loops over MPI (tests/mpi runs it under mpirun).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <deque>
@@ -16,7 +17,9 @@
 
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/slice_part_file.hpp"
+#include "core/build/slice_memory.hpp"
 #include "core/build/unit_file.hpp"
+#include "core/generate/decoded_slice_plan.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/util/error.hpp"
@@ -244,6 +247,48 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
     EXPECT_FALSE(fs::exists(beyond_last_part));
     EXPECT_FALSE(fs::exists(single_process_unit));
     expect_same_slice_files(again, reference, pieces);
+}
+
+// A worker under a memory budget follows the plan of the single-process build (DecodedSlicePlan):
+// while it solves a unit, the slices it holds, its unit's own need and its page cache stay within
+// the budget, the slices a unit reads that do not fit are read through their files, and the files
+// are the same. One worker on the test's thread, so that what it holds is read after every task.
+TEST(DistributedBuild, AWorkerUnderABudgetStaysWithinItAndWritesTheSameFiles) {
+    constexpr int pieces = 3;
+    constexpr std::uint64_t kChunk = 2'000;
+    const test::ScratchDir scratch("distributed_budget");
+    const fs::path reference = scratch.sub("reference");
+    workflow::build_database(test::unverified_build(reference, pieces));
+    DistributedRequest request = request_for(scratch.sub("budget"), pieces, kChunk);
+    const auto step_of = [&](SliceId s) { return native::solve_need_bytes(s, true, 1, part_positions(request, s)); };
+    std::uint64_t largest_step = 0;
+    for (const SliceId s : request.order) largest_step = std::max(largest_step, step_of(s));
+    // Room for the page cache and the largest unit's own need, nothing else: the units of that
+    // slice then read what they read through the files.
+    const std::uint64_t cache = DecodedSlicePlan::cache_bytes(std::uint64_t{16} << 20);
+    const std::uint64_t budget = cache + largest_step;
+    request.worker.memory_bytes = budget;
+    request.assumed_process_bytes = 0;
+    Scheduler scheduler(request);
+    UnitWorker worker(request);
+    std::optional<SliceId> last;
+    std::size_t units = 0, units_reading_files = 0;
+    while (!scheduler.finished()) {
+        const std::optional<Task> task = scheduler.next(last);
+        ASSERT_TRUE(task.has_value()) << "nothing ready with nothing in flight";
+        worker.run(*task);
+        scheduler.done(*task);
+        last = task->kind == TaskKind::SolveUnit ? std::optional<SliceId>(task->slice) : std::nullopt;
+        if (task->kind != TaskKind::SolveUnit) continue;
+        ++units;
+        EXPECT_LE(worker.decoded_bytes() + step_of(task->slice) + cache, budget) << to_string(*task);
+        std::uint64_t reads_decoded = 0;
+        for (const SuccessorRead& r : successor_reads(task->slice)) reads_decoded += DecodedSlicePlan::decoded_bytes(r.slice, r.sides);
+        if (worker.decoded_bytes() < reads_decoded) ++units_reading_files;
+    }
+    scheduler.finish();
+    EXPECT_GT(units_reading_files, 0U) << "of " << units << " units, none read a slice through its file";
+    expect_same_slice_files(request.out, reference, pieces);
 }
 
 // A worker that cannot write its output reports the task; the coordinator stops every worker and

@@ -12,6 +12,7 @@
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/native_database.hpp"
 #include "core/build/build_directory.hpp"
+#include "core/build/slice_memory.hpp"
 #include "core/build/store_then_files.hpp"
 #include "core/build/unit_directory.hpp"
 #include "core/formats/native/verify_journal.hpp"
@@ -33,13 +34,6 @@ std::string sides_text(SideSet sides) {
     return std::string(" (") + std::string(color_name(sides.contains(Color::Black) ? Color::Black : Color::White)) + " to move)";
 }
 
-// The memory of one worker's block workspace, per position of its block: two 8-byte entry states
-// (BlockSolver::EntryState, one per side to move) and the distance buckets, measured at up to
-// 1.5 bytes a position (0303: 6.31 GB after classifying its one block of 318 M positions with the
-// 1.27 GB level, 6.73 GB at the end of the second pass). A block shared by threads also holds
-// the pushes of the bucket they expand until it is done: 0501 (95 M positions, one block) peaked
-// 128 MiB higher, 1.4 bytes a position.
-constexpr std::uint64_t kBlockWorkspaceBytes = 20;
 
 using Clock = std::chrono::steady_clock;
 
@@ -106,28 +100,8 @@ std::uint64_t budgeted_parts(std::uint64_t part_positions, std::uint64_t budget,
     return std::max<std::uint64_t>(1, std::min(part_positions, budget / (64 * threads)));
 }
 
-// What solving slice `s` holds itself (DecodedSlicePlan's step): while a slice is assembled and
-// written, its solution and the writer's buffers (the packed WLD of both sides and the compressed
-// pages, about 3 bytes a position). A slice solved in units holds, while solving, two levels;
-// every slice each worker's block workspace (kBlockWorkspaceBytes a position).
 std::uint64_t solve_need_bytes(SliceId s, const BuildRequest& request, int threads, std::uint64_t part_positions) {
-    const bool by_units = slice_size(s) >= request.unit_file_min_positions;
-    std::uint64_t widest = 0;
-    for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
-    const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
-    const std::uint64_t workspaces =
-        kBlockWorkspaceBytes * block * static_cast<std::uint64_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), widest));
-    // Each level's plan of blocks (colour_mirror.hpp): a slot to solve (8 bytes) per
-    // configuration; in a colour-symmetric slice a partner (8), then a slot to solve (8)
-    // or a pair to fill (16).
-    const std::uint64_t block_plan = (is_color_symmetric(s) ? 24 : 8) * widest;
-    if (!by_units) return std::max(7 * slice_size(s), 4 * slice_size(s) + workspaces + block_plan);
-    // 4 bytes a position and 2 capture bits (solved_level.hpp).
-    const std::uint64_t level_bytes = 4 * block * widest + block * widest / 4;
-    // Writing its file: a part (8 bytes a position) on each thread that has one.
-    const std::uint64_t part = std::min(part_positions, slice_size(s));
-    const std::uint64_t writers = std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), (slice_size(s) + part - 1) / part);
-    return std::max(2 * level_bytes + workspaces + block_plan, 8 * part * writers);
+    return native::solve_need_bytes(s, slice_size(s) >= request.unit_file_min_positions, threads, part_positions);
 }
 
 std::string mebibytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }

@@ -12,6 +12,7 @@
 #include "core/formats/native/slice_file_reader.hpp"
 #include "core/formats/native/slice_part_file.hpp"
 #include "core/build/build_directory.hpp"
+#include "core/build/slice_memory.hpp"
 #include "core/build/store_then_files.hpp"
 #include "core/build/unit_file.hpp"
 #include "core/build/unit_range_reader.hpp"
@@ -20,6 +21,7 @@
 #include "core/generate/slice_solver.hpp"
 #include "core/generate/solution_store.hpp"
 #include "core/util/error.hpp"
+#include "core/util/peak_memory.hpp"
 
 namespace egdb::workflow::distributed {
 namespace {
@@ -326,6 +328,8 @@ struct UnitWorker::Context {
 UnitWorker::UnitWorker(DistributedRequest request) : request_(std::move(request)) {}
 UnitWorker::~UnitWorker() = default;
 
+std::uint64_t UnitWorker::decoded_bytes() const noexcept { return context_ ? context_->store.memory_bytes() : 0; }
+
 namespace {
 
 // Level `advancement` of `s` from its chunks' files, as one SolvedLevel.
@@ -364,37 +368,41 @@ void UnitWorker::prepare_inputs(Context& c, SliceId slice) {
     c.lookup.set_files(nullptr);
     c.files.reset();
     if (c.successors.empty()) return;
+    const auto restore = [&](SliceId t, SideSet sides) {
+        c.store.add(native::restore_solved_slice(native::SliceFileReader(native::slice_file_path(request_.out, t)), c.lookup,
+                                                 request_.worker.thread_count(), nullptr, sides));
+    };
+    if (budget == 0) {
+        c.files = std::make_unique<native::NativeDatabase>(request_.out, native::NativeOpenOptions{cache});
+        c.lookup.set_files(c.files.get());
+        // Every slice read, for the sides to move it is read at (successor_reads), smaller slices
+        // first (build order), so that restoring one reads those before it from memory.
+        const std::vector<SuccessorRead> reads = successor_reads(slice);
+        for (SliceId t : request_.order) {
+            const auto r = std::find_if(reads.begin(), reads.end(), [&](const SuccessorRead& x) { return x.slice == t; });
+            if (r == reads.end() || answers_every_side_read(c.store, *r)) continue;
+            if (c.store.find(t) != nullptr) c.store.remove(t);
+            restore(t, r->sides);
+        }
+        return;
+    }
+    // Under a budget, the plan of the single-process build (DecodedSlicePlan): the process
+    // measured with no files open, the unit's own need (its slice solved in units), the slices it
+    // does not read dropped first, then those it reads, and those it reads restored while they fit;
+    // the rest is read through the files.
+    DecodedSlicePlan plan(budget, cache, [&](SliceId t) -> std::uint64_t {
+        std::error_code ec;
+        const std::uintmax_t bytes = std::filesystem::file_size(native::slice_file_path(request_.out, t), ec);
+        return ec ? 0 : bytes;
+    });
+    if (request_.assumed_process_bytes) plan.assume(*request_.assumed_process_bytes);
+    plan.measure(resident_memory_bytes(), c.store, 0);
+    const std::uint64_t step = native::solve_need_bytes(slice, true, request_.worker.thread_count(), part_positions(request_, slice));
+    const std::vector<SliceId> held = c.store.slices();
     c.files = std::make_unique<native::NativeDatabase>(request_.out, native::NativeOpenOptions{cache});
     c.lookup.set_files(c.files.get());
-    // Each slice read is brought back for the sides to move it is read at (successor_reads).
-    const std::vector<SuccessorRead> read_sides = successor_reads(slice);
-    const auto read_of = [&](SliceId t) {
-        return std::find_if(read_sides.begin(), read_sides.end(), [&](const SuccessorRead& r) { return r.slice == t; });
-    };
-    const auto in_memory = [&](const SuccessorRead& r) { return answers_every_side_read(c.store, r); };
-    // Make room for what this slice reads: first drop the slices it does not read (or holds for
-    // another side to move).
-    std::uint64_t needed = 0;
-    for (const SuccessorRead& r : read_sides) {
-        if (!in_memory(r)) needed += DecodedSlicePlan::decoded_bytes(r.slice, r.sides);
-    }
-    if (budget != 0) {
-        const std::vector<SliceId> held = c.store.slices();
-        for (SliceId t : held) {
-            if (c.store.memory_bytes() + needed <= budget) break;
-            const auto r = read_of(t);
-            if (r == read_sides.end() || !in_memory(*r)) c.store.remove(t);
-        }
-    }
-    // Smaller slices first (build order), so that restoring one reads those before it from memory.
-    for (SliceId t : request_.order) {
-        const auto r = read_of(t);
-        if (r == read_sides.end() || in_memory(*r)) continue;
-        if (c.store.find(t) != nullptr) c.store.remove(t);
-        if (budget != 0 && c.store.memory_bytes() + DecodedSlicePlan::decoded_bytes(t, r->sides) > budget) continue;
-        c.store.add(native::restore_solved_slice(native::SliceFileReader(native::slice_file_path(request_.out, t)), c.lookup,
-                                                 request_.worker.thread_count(), nullptr, r->sides));
-    }
+    plan.make_room(c.store, slice, step, held, [](SliceId) { return true; }, restore);
+    c.files->release_resident_pages();
 }
 
 TaskOutcome UnitWorker::run(const Task& task) {

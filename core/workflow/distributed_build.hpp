@@ -67,6 +67,8 @@ struct DistributedRequest {
     // while they fit (0: no limit); the others are read through their files (page cache of an
     // eighth of it).
     Resources worker;
+    // As BuildRequest::assumed_process_bytes: nullopt measures each worker's process.
+    std::optional<std::uint64_t> assumed_process_bytes;
     native::SolvedWriteOptions write;
 };
 
@@ -165,6 +167,9 @@ public:
 
     // Throws what the solver, the readers and the writers throw (FileError, CorruptDataError).
     TaskOutcome run(const Task& task);
+
+    // The bytes of the solved slices this worker holds now (what its memory plan keeps).
+    std::uint64_t decoded_bytes() const noexcept;
 
 private:
     struct Context;

@@ -1,0 +1,27 @@
+// What solving one slice holds itself, besides the solved slices it reads: the step of the memory
+// plan (DecodedSlicePlan) for the single-process build and for a distributed worker, and what a
+// build checks against the machine before it starts.
+#pragma once
+
+#include <cstdint>
+
+#include "core/index/slice.hpp"
+
+namespace egdb::native {
+
+// The memory of one worker's block workspace, per position of its block: two 8-byte entry states
+// (BlockSolver::EntryState, one per side to move) and the distance buckets, measured at up to
+// 1.5 bytes a position (0303: 6.31 GB after classifying its one block of 318 M positions with the
+// 1.27 GB level, 6.73 GB at the end of the second pass). A block shared by threads also holds
+// the pushes of the bucket they expand until it is done: 0501 (95 M positions, one block) peaked
+// 128 MiB higher, 1.4 bytes a position.
+inline constexpr std::uint64_t kBlockWorkspaceBytes = 20;
+
+// Solved whole in memory (`by_units` false): the slice's solution and, while it is written, the
+// writer's buffers (the packed WLD of both sides and the compressed pages, about 3 bytes a
+// position). Solved in units: two levels at a time, and while its file is written from its
+// units a part of `part_positions` (8 bytes a position) on each thread that has one. Either way
+// each thread's block workspace and each level's plan of blocks.
+std::uint64_t solve_need_bytes(SliceId slice, bool by_units, int threads, std::uint64_t part_positions);
+
+}  // namespace egdb::native
