@@ -1,8 +1,9 @@
 #include "core/cache/page_cache.hpp"
-#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <bit>
+
+#include "core/util/error.hpp"
 
 namespace egdb {
 

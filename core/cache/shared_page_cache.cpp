@@ -1,8 +1,8 @@
 #include "core/cache/shared_page_cache.hpp"
-#include "core/util/error.hpp"
 
 #include <algorithm>
-#include <stdexcept>
+
+#include "core/util/error.hpp"
 
 namespace egdb {
 

@@ -1,9 +1,10 @@
 #include "core/generate/solution_store.hpp"
-#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "core/util/error.hpp"
 
 namespace egdb {
 

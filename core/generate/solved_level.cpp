@@ -1,10 +1,11 @@
 #include "core/generate/solved_level.hpp"
-#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "core/util/error.hpp"
 
 namespace egdb {
 

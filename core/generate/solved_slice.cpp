@@ -1,8 +1,9 @@
 #include "core/generate/solved_slice.hpp"
-#include "core/util/error.hpp"
 
 #include <cstring>
 #include <stdexcept>
+
+#include "core/util/error.hpp"
 
 namespace egdb {
 

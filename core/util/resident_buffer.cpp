@@ -1,13 +1,15 @@
 #include "core/util/resident_buffer.hpp"
-#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <new>
+#include <string>
 #include <utility>
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+
+#include "core/util/error.hpp"
 
 namespace egdb {
 namespace {

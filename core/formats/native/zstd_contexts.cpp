@@ -1,8 +1,9 @@
 #include "core/formats/native/zstd_contexts.hpp"
-#include "core/util/error.hpp"
 
 #include <new>
 #include <zstd.h>
+
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 

@@ -1,7 +1,8 @@
 #include "core/formats/kingsrow/codecs/tunstall_code_book.hpp"
-#include "core/util/error.hpp"
 
 #include <string>
+
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 namespace {

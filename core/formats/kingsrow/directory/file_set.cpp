@@ -1,9 +1,10 @@
 #include "core/formats/kingsrow/directory/file_set.hpp"
-#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 namespace {

@@ -1,9 +1,10 @@
 #include "core/formats/kingsrow/dtw/repair_grammar.hpp"
-#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
+
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 

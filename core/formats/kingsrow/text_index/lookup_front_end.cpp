@@ -1,8 +1,9 @@
 #include "core/formats/kingsrow/text_index/lookup_front_end.hpp"
-#include "core/util/error.hpp"
 
 #include <stdexcept>
 #include <string>
+
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 

@@ -1,9 +1,10 @@
 #include "core/formats/kingsrow/text_index/stream_table.hpp"
-#include "core/util/error.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+
+#include "core/util/error.hpp"
 
 namespace egdb::kingsrow {
 namespace {
