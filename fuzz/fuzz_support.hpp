@@ -45,7 +45,7 @@ inline std::filesystem::path build_reference(const std::string& name, workflow::
     workflow::BuildRequest request;
     request.pieces = pieces;
     request.out = test::scratch_path(name);
-    request.threads = 1;
+    request.resources.threads = 1;
     request.format = format;
     request.read_back_samples = 1000;
     const workflow::BuildReport report = workflow::build_database(request);
