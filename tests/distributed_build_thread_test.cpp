@@ -291,6 +291,25 @@ TEST(DistributedBuild, AWorkerUnderABudgetStaysWithinItAndWritesTheSameFiles) {
     expect_same_slice_files(request.out, reference, pieces);
 }
 
+// As egdb build, the coordinator plans the unit that needs the most memory and refuses one that
+// needs more than the machine before any task is handed out.
+TEST(DistributedBuild, AUnitLargerThanTheMachineIsRefusedBeforeAnyTask) {
+    const test::ScratchDir scratch("distributed_refused");
+    DistributedRequest request = request_for(scratch.sub("db"), 3, 2'000);
+    request.assumed_machine_bytes = std::uint64_t{1} << 20;
+    try {
+        Scheduler scheduler(request);
+        ADD_FAILURE() << "a unit needing more than the machine was not refused";
+    } catch (const RuntimeError& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+        EXPECT_NE(std::string(e.what()).find("more than this machine's 1 MiB"), std::string::npos) << e.what();
+    }
+    request.assumed_machine_bytes = std::uint64_t{1} << 40;
+    const Scheduler scheduler(request);
+    ASSERT_TRUE(scheduler.largest_unit().has_value());
+    EXPECT_GT(scheduler.largest_unit()->bytes, std::uint64_t{1} << 20);
+}
+
 // A worker that cannot write its output reports the task; the coordinator stops every worker and
 // throws, naming it; what was finished stays and a rerun completes.
 TEST(DistributedBuild, AFailingWorkerStopsTheBuildWithTheTaskNamed) {

@@ -135,6 +135,10 @@ int run(const Arguments& a, int rank, int ranks) {
                  "%.2f GiB of solved slices per worker\n",
                  request.order.size(), scheduler.units_total(), scheduler.units_resumed(), scheduler.slices_resumed(), ranks - 1,
                  static_cast<double>(request.worker.memory_bytes) / (1024.0 * 1024.0 * 1024.0));
+    if (const auto& largest = scheduler.largest_unit()) {
+        std::fprintf(stderr, "egdb-mpi: largest unit: slice %s, planned at %llu MiB per worker\n", largest->slice.to_string().c_str(),
+                     static_cast<unsigned long long>(largest->bytes >> 20));
+    }
     CoordinatorObserver observer;
     observer.on_done = [&](int from, const Task& task, const TaskOutcome& outcome) {
         const double total = static_cast<double>(scheduler.positions_total());
@@ -143,10 +147,6 @@ int run(const Arguments& a, int rank, int ranks) {
                      total > 0 ? 100.0 * static_cast<double>(scheduler.positions_done()) / total : 100.0);
     };
     run_coordinator(scheduler, transport, observer);
-    {
-        std::error_code ec;
-        std::filesystem::remove(request.out / "units", ec);  // only when empty
-    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::uint64_t positions = 0;
     for (SliceId s : request.order) positions += slice_size(s);

@@ -4,6 +4,7 @@
 
 #include "core/generate/men_order.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 
@@ -24,6 +25,25 @@ std::uint64_t solve_need_bytes(SliceId s, bool by_units, int threads, std::uint6
     const std::uint64_t part = std::max<std::uint64_t>(1, std::min(part_positions, n));
     const std::uint64_t writers = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), (n + part - 1) / part);
     return std::max(2 * level_bytes + workspaces + block_plan, 8 * part * writers);
+}
+
+std::optional<SliceNeed> largest_need(std::span<const SliceId> slices, const std::function<std::uint64_t(SliceId)>& need) {
+    std::optional<SliceNeed> largest;
+    for (const SliceId s : slices) {
+        const std::uint64_t bytes = need(s);
+        if (!largest || bytes > largest->bytes) largest = SliceNeed{s, bytes};
+    }
+    return largest;
+}
+
+void refuse_beyond_machine(const SliceNeed& largest, std::uint64_t machine_bytes) {
+    if (machine_bytes == 0 || largest.bytes <= machine_bytes) return;
+    const SliceId s = largest.slice;
+    throw RuntimeError(ErrorKind::Unsupported, "slice " + s.to_string() + " needs " + std::to_string(largest.bytes >> 20) +
+                                                   " MiB to solve (" + std::to_string(slice_size(s)) + " positions, " +
+                                                   std::to_string(slice_size(s) / men_configurations(s.nbm, s.nwm)) +
+                                                   " in its largest block), more than this machine's " +
+                                                   std::to_string(machine_bytes >> 20) + " MiB; nothing was solved");
 }
 
 }  // namespace egdb::native

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
 
 #include "core/index/slice.hpp"
 
@@ -23,5 +26,17 @@ inline constexpr std::uint64_t kBlockWorkspaceBytes = 20;
 // units a part of `part_positions` (8 bytes a position) on each thread that has one. Either way
 // each thread's block workspace and each level's plan of blocks.
 std::uint64_t solve_need_bytes(SliceId slice, bool by_units, int threads, std::uint64_t part_positions);
+
+// The slice of `slices` whose solving needs the most, by `need`; nullopt for no slices.
+struct SliceNeed {
+    SliceId slice;
+    std::uint64_t bytes = 0;
+};
+std::optional<SliceNeed> largest_need(std::span<const SliceId> slices, const std::function<std::uint64_t(SliceId)>& need);
+
+// Before anything is solved, both build drivers refuse a slice that needs more than the machine
+// has (it would end in an allocation failure, hours later): throws RuntimeError(Unsupported)
+// naming the slice, its positions and its largest block. `machine_bytes` 0: unknown, no check.
+void refuse_beyond_machine(const SliceNeed& largest, std::uint64_t machine_bytes);
 
 }  // namespace egdb::native

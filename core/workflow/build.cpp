@@ -145,24 +145,20 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     const std::size_t file_cache = DecodedSlicePlan::cache_bytes(request.resources.memory_bytes);
     // The largest slice still to solve, planned before anything is solved: a slice that needs more
     // than the machine has would end in an allocation failure hours later, so it is refused now.
-    std::optional<std::pair<SliceId, std::uint64_t>> peak;
+    std::vector<SliceId> to_solve;
     for (std::size_t i = 0; i < order.size(); ++i) {
-        if (finished[i]) continue;
-        const std::uint64_t need = solve_need_bytes(order[i], request, threads, part_positions);
-        if (!peak || need > peak->second) peak = std::pair{order[i], need};
+        if (!finished[i]) to_solve.push_back(order[i]);
     }
+    const std::optional<native::SliceNeed> peak =
+        native::largest_need(to_solve, [&](SliceId s) { return solve_need_bytes(s, request, threads, part_positions); });
     if (peak) {
         const auto [largest, need] = *peak;
-        const std::uint64_t machine = request.assumed_machine_bytes.value_or(physical_memory_bytes());
-        if (machine > 0 && need > machine) {
+        try {
+            native::refuse_beyond_machine(*peak, request.assumed_machine_bytes.value_or(physical_memory_bytes()));
+        } catch (const RuntimeError&) {
             std::error_code ec;
             std::filesystem::remove(unit_directory, ec);  // only when empty: nothing else was written
-            throw RuntimeError(ErrorKind::Unsupported,
-                               "slice " + largest.to_string() + " needs " + mebibytes(need) + " to solve (" +
-                                   std::to_string(slice_size(largest)) + " positions, " +
-                                   std::to_string(slice_size(largest) / men_configurations(largest.nbm, largest.nwm)) +
-                                   " in its largest block), more than this machine's " + mebibytes(machine) +
-                                   "; nothing was solved");
+            throw;
         }
         if (observer.on_note) {
             std::string note = "largest slice to solve: " + largest.to_string() + ", planned at " + mebibytes(need);

@@ -165,6 +165,14 @@ Scheduler::Scheduler(const DistributedRequest& request, std::function<void(const
         slices_.push_back(std::move(s));
     }
     remove_stale_chunks(request.out);
+    std::vector<SliceId> left;
+    for (const Slice& s : slices_) {
+        if (!s.finished) left.push_back(s.id);
+    }
+    largest_unit_ = native::largest_need(left, [&](SliceId s) {
+        return native::solve_need_bytes(s, true, request.worker.thread_count(), part_positions(request, s));
+    });
+    if (largest_unit_) native::refuse_beyond_machine(*largest_unit_, request.assumed_machine_bytes.value_or(physical_memory_bytes()));
 }
 
 void Scheduler::remove_stale_chunks(const std::filesystem::path& out) const {

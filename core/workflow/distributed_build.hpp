@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "core/build/build_directory.hpp"
+#include "core/build/slice_memory.hpp"
 #include "core/build/solved_slice_io.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/index/slice.hpp"
@@ -69,6 +70,9 @@ struct DistributedRequest {
     Resources worker;
     // As BuildRequest::assumed_process_bytes: nullopt measures each worker's process.
     std::optional<std::uint64_t> assumed_process_bytes;
+    // As BuildRequest::assumed_machine_bytes: the memory of a worker's machine (nullopt: the
+    // coordinator's, taken as every node's), against which the largest unit is checked.
+    std::optional<std::uint64_t> assumed_machine_bytes;
     native::SolvedWriteOptions write;
 };
 
@@ -82,7 +86,9 @@ std::size_t part_count(const DistributedRequest& request, SliceId slice);
 class Scheduler {
 public:
     // Reads the state of `request.out` (created when missing): finished slice files, valid unit
-    // files. Damaged or foreign files are removed and reported through `on_warning`.
+    // files. Damaged or foreign files are removed and reported through `on_warning`. Then plans
+    // the unit of the slices left that needs the most memory (largest_unit), and refuses one that
+    // needs more than the machine (RuntimeError, ErrorKind::Unsupported) before any is handed out.
     explicit Scheduler(const DistributedRequest& request, std::function<void(const std::string&)> on_warning = {});
 
     // A ready task, marked in flight; `affinity` is the slice the asking worker did last.
@@ -102,6 +108,8 @@ public:
     std::size_t units_total() const noexcept { return units_total_; }
     std::size_t units_resumed() const noexcept { return units_resumed_; }
     std::size_t slices_resumed() const noexcept { return slices_resumed_; }
+    // The slice left whose units need the most memory on a worker, with that need.
+    const std::optional<native::SliceNeed>& largest_unit() const noexcept { return largest_unit_; }
 
 private:
     enum class State : std::uint8_t { Waiting, InFlight, Done };
@@ -143,6 +151,7 @@ private:
     std::size_t units_total_ = 0;
     std::size_t units_resumed_ = 0;
     std::size_t slices_resumed_ = 0;
+    std::optional<native::SliceNeed> largest_unit_;
 };
 
 // The chunks of a level of `configurations` blocks of `block_size` positions: runs of
