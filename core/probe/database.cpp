@@ -101,8 +101,14 @@ std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> 
             db->add_directory(directory, options, piece_limit, shared_cache);
         }
     }
-    db->cache_ = shared_cache.make();
-    for (const std::unique_ptr<Backend>& b : db->backends_) b->attach_cache(db->cache_);
+    try {
+        db->cache_ = shared_cache.make();
+        for (const std::unique_ptr<Backend>& b : db->backends_) b->attach_cache(db->cache_);
+    } catch (const std::exception& e) {
+        // Making the cache or preloading it: the data's kind (a damaged block), else no database.
+        const ErrorKind kind = kind_of(e);
+        throw DatabaseError(e.what(), kind == ErrorKind::CorruptData || kind == ErrorKind::Io ? kind : ErrorKind::NoDatabase);
+    }
     // The primary source: WLD, else MTC, else DTW (what egdb_type reports and egdb_lookup reads).
     const Backend* primary = db->wld_ ? db->wld_ : db->mtc_ ? db->mtc_ : db->dtw_;
     db->type_ = primary->type();

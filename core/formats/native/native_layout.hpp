@@ -68,4 +68,8 @@ constexpr std::size_t packed_size(std::size_t count, unsigned bits) noexcept {
     return bits == 2 ? (count + 3) / 4 : count * (bits / 8);
 }
 
+// The largest packed page a file may declare: a reader keeps whole pages in the slots of its page
+// cache (page_cache.hpp). The writer's pages are 4 KiB (8 KiB for 16-bit distances).
+inline constexpr std::size_t kMaxPageBytes = 65535;
+
 }  // namespace egdb::native

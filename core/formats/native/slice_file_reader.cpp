@@ -59,7 +59,8 @@ SliceFileReader::SliceFileReader(const std::filesystem::path& path) : file_(path
         d.kind = static_cast<ValueKind>(kind);
         d.side = static_cast<Color>(side);
         if (d.positions_per_page == 0 || (d.positions_per_page & (d.positions_per_page - 1)) != 0 ||
-            d.page_count != (positions_ + d.positions_per_page - 1) / d.positions_per_page) {
+            d.page_count != (positions_ + d.positions_per_page - 1) / d.positions_per_page ||
+            packed_size(d.positions_per_page, d.value_bits) > kMaxPageBytes) {
             corrupt(path, "bad page geometry in section " + std::to_string(s));
         }
         const std::uint64_t table_bytes = d.page_count * kPageEntrySize + 4;
