@@ -117,6 +117,8 @@ public:
     }
 
     PageCacheStats stats() const;
+    // stats().bytes alone, without summing the hit and miss counters.
+    std::uint64_t held_bytes() const noexcept { return bytes_.load(std::memory_order_relaxed); }
     std::size_t capacity_bytes() const noexcept { return capacity_bytes_; }
     std::size_t page_bytes() const noexcept { return page_bytes_; }
 

@@ -29,6 +29,13 @@ constexpr int kMaxDtwSearchDepth = 32;
 
 Bitboard men_of(const Position& p) noexcept { return (p.black | p.white) & ~p.king; }
 
+// An error while a handle opens, as the handle reports it: the data's own kind (corrupt, I/O,
+// unsupported), and "no database" for what is no fault of the caller's arguments.
+DatabaseError opening_error(const std::exception& e) {
+    const ErrorKind kind = kind_of(e);
+    return DatabaseError(e.what(), kind == ErrorKind::InvalidArgument || kind == ErrorKind::Internal ? ErrorKind::NoDatabase : kind);
+}
+
 int capped(int pieces, int piece_limit) noexcept { return piece_limit > 0 ? std::min(pieces, piece_limit) : pieces; }
 
 bool holds_database_files(const std::filesystem::path& dir) {
@@ -105,9 +112,7 @@ std::unique_ptr<Database> Database::open(std::span<const std::filesystem::path> 
         db->cache_ = shared_cache.make();
         for (const std::unique_ptr<Backend>& b : db->backends_) b->attach_cache(db->cache_);
     } catch (const std::exception& e) {
-        // Making the cache or preloading it: the data's kind (a damaged block), else no database.
-        const ErrorKind kind = kind_of(e);
-        throw DatabaseError(e.what(), kind == ErrorKind::CorruptData || kind == ErrorKind::Io ? kind : ErrorKind::NoDatabase);
+        throw opening_error(e);  // making the cache or preloading it
     }
     // The primary source: WLD, else MTC, else DTW (what egdb_type reports and egdb_lookup reads).
     const Backend* primary = db->wld_ ? db->wld_ : db->mtc_ ? db->mtc_ : db->dtw_;
@@ -153,8 +158,7 @@ void Database::add_directory(const std::filesystem::path& directory, const Datab
     } catch (const DatabaseError&) {
         throw;
     } catch (const std::exception& e) {
-        const ErrorKind kind = kind_of(e);
-        throw DatabaseError(e.what(), kind == ErrorKind::InvalidArgument || kind == ErrorKind::Internal ? ErrorKind::NoDatabase : kind);
+        throw opening_error(e);
     }
     if (found.empty()) {
         throw DatabaseError("no endgame database in " + directory.string() +

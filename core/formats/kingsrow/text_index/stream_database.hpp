@@ -254,7 +254,7 @@ private:
                 const Stream& s = table_.streams()[n];
                 if (s.file != f) continue;
                 for (std::uint32_t k = 0; k < s.blocks; ++k) {
-                    if ((cache_->stats().bytes + kCachedBlockBytes) * 10 > cache_->capacity_bytes() * 9) return;
+                    if ((cache_->held_bytes() + kCachedBlockBytes) * 10 > cache_->capacity_bytes() * 9) return;
                     cache_->access(PageKey{owner_base_ + n, k}, [&](std::vector<std::byte>& page) { load_block(s, k, page); },
                                    [](std::span<const std::byte>) { return 0; });
                 }
