@@ -55,19 +55,8 @@ std::vector<std::byte> encode_slice_header(SliceId slice, std::uint64_t position
     return header;
 }
 
-std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId slice,
-                               std::span<const SectionValues> sections, const WriteOptions& options) {
-    if (!is_indexable(slice)) throw InvalidArgumentError("slice " + slice.to_string() + " cannot be indexed");
-    const std::uint64_t positions = slice_size(slice);
-    for (const SectionValues& s : sections) {
-        if ((s.values8.empty() == s.values16.empty()) || s.size() != positions) {
-            throw InvalidArgumentError("section " + std::string(to_string(s.kind)) + " of slice " +
-                                        slice.to_string() + ": expected " + std::to_string(positions) + " values");
-        }
-        if (!s.dont_care.empty() && s.dont_care.size() < (positions + 63) / 64) {
-            throw InvalidArgumentError("don't-care bitset too short");
-        }
-    }
+std::vector<EncodedPages> encode_sections(std::span<const SectionValues> sections, std::span<const unsigned> value_bits,
+                                          const WriteOptions& options) {
     // Work items: runs of kPagesPerRun pages of one section. Pages do not depend on each other
     // (page_encoder.hpp), so the runs concatenate into the section's bytes whatever the threads.
     struct Run {
@@ -79,17 +68,13 @@ std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId s
     std::vector<std::size_t> first_run(sections.size() + 1, 0);
     for (std::size_t i = 0; i < sections.size(); ++i) {
         first_run[i] = runs.size();
+        const std::uint64_t positions = sections[i].size();
         const std::uint64_t step = kPagesPerRun * page_positions(sections[i].kind, options);
         for (std::uint64_t first = 0; first < positions; first += step) runs.push_back({i, first, std::min(step, positions - first)});
     }
     first_run[sections.size()] = runs.size();
-    std::vector<unsigned> value_bits(sections.size());
     std::vector<EncodedPages> encoded(runs.size());
     const int threads = std::max(1, options.threads);
-    // The width of a section's values depends on its largest value, so that comes first.
-    parallel_chunks(sections.size(), threads, 1, [&](std::uint64_t first, std::uint64_t last) {
-        for (std::uint64_t i = first; i < last; ++i) value_bits[i] = section_value_bits(sections[i].kind, max_meaningful_value(sections[i]));
-    });
     // A batch of runs shares its encoders (a zstd context is costly to set up); about eight
     // batches a thread keep the threads finishing together.
     const std::uint64_t batch = std::max<std::uint64_t>(1, runs.size() / (8 * static_cast<std::uint64_t>(threads)));
@@ -103,15 +88,38 @@ std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId s
             encoded[r] = encoder->encode(s.subrange(run.first, run.count), page_positions(s.kind, options), value_bits[run.section]);
         }
     });
-
-    std::vector<SectionDescriptor> descriptors(sections.size());
     std::vector<EncodedPages> whole(sections.size());
-    std::uint64_t offset = slice_header_size(sections.size());
     for (std::size_t i = 0; i < sections.size(); ++i) {
         for (std::size_t r = first_run[i]; r < first_run[i + 1]; ++r) {
             whole[i].append(encoded[r]);
             encoded[r] = {};
         }
+    }
+    return whole;
+}
+
+std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId slice,
+                               std::span<const SectionValues> sections, const WriteOptions& options) {
+    if (!is_indexable(slice)) throw InvalidArgumentError("slice " + slice.to_string() + " cannot be indexed");
+    const std::uint64_t positions = slice_size(slice);
+    for (const SectionValues& s : sections) {
+        if ((s.values8.empty() == s.values16.empty()) || s.size() != positions) {
+            throw InvalidArgumentError("section " + std::string(to_string(s.kind)) + " of slice " +
+                                        slice.to_string() + ": expected " + std::to_string(positions) + " values");
+        }
+        if (!s.dont_care.empty() && s.dont_care.size() < (positions + 63) / 64) {
+            throw InvalidArgumentError("don't-care bitset too short");
+        }
+    }
+    std::vector<unsigned> value_bits(sections.size());
+    // The width of a section's values depends on its largest value, so that comes first.
+    parallel_chunks(sections.size(), std::max(1, options.threads), 1, [&](std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t i = first; i < last; ++i) value_bits[i] = section_value_bits(sections[i].kind, max_meaningful_value(sections[i]));
+    });
+    std::vector<EncodedPages> whole = encode_sections(sections, value_bits, options);
+    std::vector<SectionDescriptor> descriptors(sections.size());
+    std::uint64_t offset = slice_header_size(sections.size());
+    for (std::size_t i = 0; i < sections.size(); ++i) {
         SectionDescriptor& d = descriptors[i];
         d.kind = sections[i].kind;
         d.side = sections[i].side;

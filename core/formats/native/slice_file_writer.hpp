@@ -35,6 +35,11 @@ std::uint64_t page_run_alignment(const WriteOptions& options);
 std::uint64_t write_slice_file(const std::filesystem::path& directory, SliceId slice,
                                std::span<const SectionValues> sections, const WriteOptions& options = {});
 
+// The pages of each section of `sections` (values of `value_bits` bits), encoded in runs of pages
+// on options.threads threads; the bytes do not depend on the threads (page_encoder.hpp).
+std::vector<EncodedPages> encode_sections(std::span<const SectionValues> sections, std::span<const unsigned> value_bits,
+                                          const WriteOptions& options);
+
 // The header of a slice file (docs/native-format.md, "Header") whose sections are `sections`,
 // in this order, with their offsets set; the page tables and pages follow it in the same order.
 std::vector<std::byte> encode_slice_header(SliceId slice, std::uint64_t positions, std::span<const SectionDescriptor> sections);

@@ -41,15 +41,15 @@ std::uint64_t write_slice_part_file(const std::filesystem::path& path, SliceId s
         throw InvalidArgumentError("part " + std::to_string(part) + " of slice " + slice.to_string() + ": positions [" +
                                     std::to_string(first) + ", " + std::to_string(first + count) + ") are not a run of whole pages");
     }
-    std::vector<EncodedPages> encoded;
-    encoded.reserve(sections.size());
+    std::vector<unsigned> value_bits;
     for (const SectionValues& s : sections) {
         if ((s.values8.empty() == s.values16.empty()) || s.size() != count) {
             throw InvalidArgumentError("section " + std::string(to_string(s.kind)) + " of part " + std::to_string(part) + " of slice " +
                                         slice.to_string() + ": expected " + std::to_string(count) + " values");
         }
-        encoded.push_back(PageEncoder(s.kind, format.zstd_level).encode(s, page_positions(s.kind, format), source_bits(s)));
+        value_bits.push_back(source_bits(s));
     }
+    const std::vector<EncodedPages> encoded = encode_sections(sections, value_bits, format);
     std::vector<std::byte> header;
     for (const char c : kPartMagic) header.push_back(static_cast<std::byte>(c));
     append_le<std::uint32_t>(header, kPartFileVersion);
