@@ -2,7 +2,7 @@
 """Predicts a distributed 7- or 8-piece build (egdb-mpi, docs/distributed-build.md) from the real
 unit graph and unit costs measured on smaller builds.
 
-The unit graph is the one egdb-mpi schedules (core/workflow/distributed_build.hpp):
+The unit graph is the one egdb-mpi schedules (core/workflow/build_engine.hpp):
   - canonical slices in build order (core/generate/build_driver.cpp); a slice's units wait for
     the slice files of every slice its captures and promotions reach (successor_slices);
   - a slice's advancement levels form a chain (level a reads level a + 1); a level is cut into

@@ -10,6 +10,7 @@
 #include "core/build/build_directory.hpp"
 #include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_layout.hpp"
+#include "core/util/error.hpp"
 #include "core/workflow/build.hpp"
 #include "tests/build_helpers.hpp"
 #include "tests/scratch_dir.hpp"
@@ -32,7 +33,19 @@ TEST(BuildDirectory, OpeningRemovesLeftoversOfInterruptedWrites) {
     EXPECT_FALSE(fs::exists(out / "slice-0101.egdb.tmp"));
     EXPECT_FALSE(fs::exists(out / "units" / "unit-0101-a000-c0000.egdbu.tmp"));
     EXPECT_TRUE(fs::exists(out / "notes.txt"));
-    EXPECT_TRUE(fs::is_directory(unit_folder(out)));
+}
+
+// The unit folder is made when the first unit is written, not before: a build refused before it
+// starts leaves none.
+TEST(BuildDirectory, TheUnitFolderIsMadeForTheFirstUnit) {
+    const egdb::test::ScratchDir scratch("build_directory_folder");
+    const BuildDirectory directory(scratch.path() / "db");
+    EXPECT_TRUE(fs::is_directory(directory.out()));
+    EXPECT_FALSE(fs::exists(unit_folder(directory.out())));
+    create_unit_folder(directory.out());
+    EXPECT_TRUE(fs::is_directory(unit_folder(directory.out())));
+    std::ofstream(scratch.path() / "file") << "not a folder";
+    EXPECT_THROW(create_unit_folder(scratch.path() / "file"), FileError);
 }
 
 TEST(BuildDirectory, FinishedSlicesAreFilesABuildCanResumeFrom) {
@@ -52,17 +65,18 @@ TEST(BuildDirectory, FinishedSlicesAreFilesABuildCanResumeFrom) {
     EXPECT_NE(warnings[0].find("solving slice 0101 again"), std::string::npos) << warnings[0];
 }
 
-TEST(BuildDirectory, UnitsOfOneSliceUnderEitherDriversNames) {
+TEST(BuildDirectory, UnitsAndPartsOfOneSlice) {
     const egdb::test::ScratchDir scratch("build_directory_units");
     const BuildDirectory directory(scratch.path() / "db");
+    create_unit_folder(directory.out());
     const fs::path units = unit_folder(directory.out());
     const SliceId s{0, 1, 1, 0};
     const SliceId other{1, 0, 1, 0};
     EXPECT_FALSE(directory.has_units(s));
-    touch(units / "unit-0110-a000.egdbu");          // single process: one unit a level
-    touch(units / "unit-0110-a000-c0001.egdbu");    // distributed: one a chunk of a level
+    touch(units / "unit-0110-a000.egdbu");          // one unit a level, as builds before the engine named them
+    touch(units / "unit-0110-a000-c0001.egdbu");    // one a chunk of a level
     touch(units / "part-0110-p0000.egdbp");          // a part of its slice file
-    touch(units / "unit-1010-a001.egdbu");
+    touch(units / "unit-1010-a001-c0000.egdbu");
     EXPECT_TRUE(directory.has_units(s));
     directory.remove_units(s);
     EXPECT_FALSE(directory.has_units(s));
@@ -77,7 +91,8 @@ TEST(BuildDirectory, TheEndOfABuildListsItsFilesAndRemovesTheEmptyUnitFolder) {
     workflow::build_database(egdb::test::unverified_build(out, 2));
     fs::remove(out / kManifestFileName);
     const BuildDirectory directory(out);
-    touch(unit_folder(out) / "unit-0101-a000.egdbu");
+    create_unit_folder(out);
+    touch(unit_folder(out) / "unit-0101-a000-c0000.egdbu");
     directory.finish();
     EXPECT_TRUE(fs::exists(out / kManifestFileName));
     EXPECT_TRUE(fs::exists(unit_folder(out))) << "a unit folder still holding files stays";

@@ -21,7 +21,6 @@
 
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/manifest.hpp"
-#include "core/build/unit_directory.hpp"
 #include "core/build/unit_file.hpp"
 #include "core/build/unit_range_reader.hpp"
 #include "core/formats/native/slice_file_writer.hpp"
@@ -37,6 +36,7 @@
 #include "core/util/little_endian.hpp"
 #include "core/workflow/build.hpp"
 #include "tests/build_helpers.hpp"
+#include "tests/level_units.hpp"
 #include "tests/scratch_dir.hpp"
 #include "tests/shared_dir.hpp"
 #include "tests/test_positions.hpp"
@@ -168,19 +168,17 @@ class UnitFiles : public LevelSolve {};
 
 TEST_F(UnitFiles, RoundTripAndNameTheirUnit) {
     const test::ScratchDir dir("unit_round_trip");
-    native::UnitDirectory units(dir.path(), kSlice);
+    test::LevelUnits units(dir.path(), kSlice);
     SliceSolver(kSlice, *store_, {2}).solve_levels(units);
     const auto levels = men_configuration_levels(kSlice);
     for (const MenLevel& l : levels) EXPECT_TRUE(fs::exists(units.path(l.advancement))) << l.advancement;
-    EXPECT_EQ(native::unit_file_name(kSlice, 7), "unit-2010-a007.egdbu");
+    EXPECT_EQ(native::unit_file_name(kSlice, 7, 3), "unit-2010-a007-c0003.egdbu");
     EXPECT_TRUE(units.assemble() == *store_->find(kSlice));
     // Inputs: the level above when there is one, and the slices the moves reach.
     const native::UnitInputs top = units.inputs(levels.front().advancement);
     EXPECT_EQ(top.level_read, -1);
     EXPECT_EQ(top.slices, successor_slices(kSlice));
     EXPECT_EQ(units.inputs(levels[1].advancement).level_read, levels[0].advancement == levels[1].advancement + 1 ? levels[0].advancement : -1);
-    units.remove_units();
-    for (const MenLevel& l : levels) EXPECT_FALSE(fs::exists(units.path(l.advancement)));
 }
 
 // A slice brought back from its units for the sides a later slice reads, on one or several
@@ -188,7 +186,7 @@ TEST_F(UnitFiles, RoundTripAndNameTheirUnit) {
 TEST_F(UnitFiles, AssembledForSomeSidesIsTheSolutionKeptToThem) {
     for (const Plies narrow_limit : {kMaxNarrowMtc, Plies{2}}) {
         const test::ScratchDir dir("unit_assemble_sides");
-        native::UnitDirectory units(dir.path(), kSlice);
+        test::LevelUnits units(dir.path(), kSlice);
         SliceSolver(kSlice, *store_, {2, narrow_limit}).solve_levels(units);
         const SolvedSlice whole = SliceSolver(kSlice, *store_, {2, narrow_limit}).solve();
         if (narrow_limit == 2) {
@@ -208,11 +206,12 @@ TEST_F(UnitFiles, AssembledForSomeSidesIsTheSolutionKeptToThem) {
 // the same levels.
 TEST_F(UnitFiles, UnitsCompressedOnSeveralThreadsReadBackTheSame) {
     const test::ScratchDir dir("unit_threads");
-    native::UnitDirectory units(dir.path(), kSlice, {}, 3);
+    test::LevelUnits units(dir.path(), kSlice, 3);
     SliceSolver(kSlice, *store_, {2}).solve_levels(units);
     EXPECT_TRUE(units.assemble() == *store_->find(kSlice));
     for (const MenLevel& l : men_configuration_levels(kSlice)) {
-        ASSERT_TRUE(units.has_level(kSlice, l.advancement)) << l.advancement;
+        EXPECT_NO_THROW(native::read_unit_file(units.path(l.advancement), kSlice, l.advancement, l.configurations, units.inputs(l.advancement)))
+            << l.advancement;
     }
 }
 
@@ -220,7 +219,7 @@ TEST_F(UnitFiles, DamagedTruncatedOrForeignFilesAreRefused) {
     const test::ScratchDir dir("unit_damage");
     const auto levels = men_configuration_levels(kSlice);
     const MenLevel& l = levels[1];
-    native::UnitDirectory units(dir.path(), kSlice);
+    test::LevelUnits units(dir.path(), kSlice);
     SliceSolver(kSlice, *store_, {1}).solve_levels(units);
     const fs::path path = units.path(l.advancement);
     const std::string good = slurp(path);
@@ -266,18 +265,6 @@ TEST_F(UnitFiles, DamagedTruncatedOrForeignFilesAreRefused) {
     other_inputs.slices.pop_back();
     EXPECT_THROW(native::read_unit_file(path, kSlice, l.advancement, l.configurations, other_inputs), CorruptDataError);
     EXPECT_THROW(native::read_unit_file(dir.path() / "missing.egdbu", kSlice, l.advancement, l.configurations, inputs), FileError);
-
-    // A damaged unit found on resume is solved again, with a warning, and the result is the same.
-    std::string bad = good;
-    bad[good.size() / 2] = static_cast<char>(bad[good.size() / 2] ^ 1);
-    spit(path, bad);
-    std::vector<std::string> warnings;
-    native::UnitDirectory resumed(dir.path(), kSlice, {nullptr, [&](const std::string& m) { warnings.push_back(m); }});
-    SliceSolver(kSlice, *store_, {2}).solve_levels(resumed);
-    ASSERT_EQ(warnings.size(), 1U);
-    EXPECT_NE(warnings[0].find(path.filename().string()), std::string::npos);
-    EXPECT_EQ(slurp(path), good);
-    EXPECT_TRUE(resumed.assemble() == *store_->find(kSlice));
 }
 
 
@@ -312,7 +299,7 @@ TEST_F(UnitFiles, AFrameOfTheWrongSizeIsRefused) {
     const SliceId slice{0, 1, 0, 1};  // one configuration: its only level is one frame
     const auto levels = men_configuration_levels(slice);
     ASSERT_EQ(levels.size(), 1u);
-    native::UnitDirectory units(dir.path(), slice);
+    test::LevelUnits units(dir.path(), slice);
     SliceSolver(slice, *store_, {1}).solve_levels(units);
     const fs::path path = units.path(levels[0].advancement);
     const std::string good = slurp(path);
@@ -344,7 +331,7 @@ TEST_F(UnitFiles, AFrameOfTheWrongSizeIsRefused) {
 
 // Every run of configurations of every level of `units` (of `slice`) reads the blocks read_all
 // gives, and both give the capture rule's bits. Returns the levels.
-std::vector<MenLevel> expect_any_run_reads_the_whole_level(const native::UnitDirectory& units, SliceId slice) {
+std::vector<MenLevel> expect_any_run_reads_the_whole_level(const test::LevelUnits& units, SliceId slice) {
     const SliceIndexer indexer(slice);
     const auto levels = men_configuration_levels(slice);
     for (const MenLevel& l : levels) {
@@ -384,12 +371,12 @@ TEST_F(UnitFiles, AnyRunOfConfigurationsReadsTheSameBlocksAsTheWholeLevel) {
     {
         const test::ScratchDir kings_dir("unit_partial_kings");
         const SliceId slice{1, 1, 0, 1};
-        native::UnitDirectory units(kings_dir.path(), slice);
+        test::LevelUnits units(kings_dir.path(), slice);
         SliceSolver(slice, *store_, {2}).solve_levels(units);
         expect_any_run_reads_the_whole_level(units, slice);
     }
     const test::ScratchDir dir("unit_partial");
-    native::UnitDirectory units(dir.path(), kSlice);
+    test::LevelUnits units(dir.path(), kSlice);
     SliceSolver(kSlice, *store_, {1}).solve_levels(units);
     const auto levels = expect_any_run_reads_the_whole_level(units, kSlice);
     // A flipped byte in a frame: verify() finds it without decompressing, and so does a read.
@@ -418,52 +405,41 @@ void expect_same_files(const fs::path& dir, const fs::path& reference, int piece
     EXPECT_EQ(files, build_order(pieces).size() + 1);
 }
 
-// A slice file written part by part from the unit files is the file written from the whole
-// solution; part files left by an interrupted write are reused when they check out (a valid part
-// of the same build), encoded again with a warning when damaged or foreign.
+// A slice file written part by part from the unit files (what the build engine's EncodePart and
+// WriteSlice tasks do) is the file written from the whole solution; a missing unit is an error
+// naming it. (The engine's reuse of part files left by an interrupted write is tested in
+// build_engine_thread_test.cpp.)
 TEST_F(UnitFiles, SliceFileFromUnitsPartByPartIsTheWholeSolutionsFile) {
     const test::ScratchDir dir("unit_parts");
-    std::vector<std::string> warnings;
-    native::UnitDirectory units(dir.sub("units"), kSlice, {nullptr, [&](const std::string& w) { warnings.push_back(w); }});
+    test::LevelUnits units(dir.path(), kSlice);
     SliceSolver(kSlice, *store_, {2}).solve_levels(units);
     const native::SolvedWriteOptions options{.threads = 2};
     const std::string name = native::slice_file_name(kSlice.nbm, kSlice.nbk, kSlice.nwm, kSlice.nwk);
     const native::WrittenSlice whole = native::write_solved_slice(dir.sub("whole"), *store_->find(kSlice), options);
-    // One page run a part: several parts, on two threads.
+    // One page run a part: several parts.
     const std::uint64_t run = native::page_run_alignment(options.format);
     ASSERT_GT(slice_size(kSlice), 2 * run);
-    const native::WrittenSlice parts = units.write_slice_file(dir.sub("parts"), options, 1);
+    native::UnitRangeReader reader(kSlice, units.sources());
+    std::vector<fs::path> parts;
+    for (std::uint64_t first = 0; first < slice_size(kSlice); first += run) {
+        parts.push_back(dir.path() / native::slice_part_file_name(kSlice, static_cast<int>(parts.size())));
+        native::encode_part_from_units(reader, parts.back(), static_cast<int>(parts.size()) - 1, first,
+                                       std::min(run, slice_size(kSlice) - first), options.kinds, options.format, 2);
+    }
+    EXPECT_EQ(native::assemble_slice_file(dir.sub("parts"), kSlice, parts), whole.file_bytes);
     EXPECT_EQ(slurp(dir.path() / "parts" / name), slurp(dir.path() / "whole" / name));
-    EXPECT_EQ(parts.file_bytes, whole.file_bytes);
-    EXPECT_EQ(parts.wld_bytes, whole.wld_bytes);
-    EXPECT_EQ(parts.dtw_bytes, whole.dtw_bytes);
-    EXPECT_EQ(parts.mtc_bytes, whole.mtc_bytes);
-    EXPECT_TRUE(warnings.empty());
-    for (const auto& e : fs::directory_iterator(dir.path() / "units")) {
-        EXPECT_FALSE(e.path().filename().string().starts_with("part-")) << e.path() << " left behind";
+    // A missing unit is an error naming it, and no part file appears.
+    const fs::path missing = units.path(men_configuration_levels(kSlice).front().advancement);
+    fs::remove(missing);
+    native::UnitRangeReader without(kSlice, units.sources());
+    const fs::path part = dir.path() / "missing.egdbp";
+    try {
+        native::encode_part_from_units(without, part, 0, 0, slice_size(kSlice), options.kinds, options.format, 1);
+        ADD_FAILURE() << "a part was encoded without one of its units";
+    } catch (const FileError& e) {
+        EXPECT_NE(std::string(e.what()).find(missing.filename().string()), std::string::npos) << e.what();
     }
-    // Left by an interrupted write: a part 1 that holds the positions of part 0 (foreign), a
-    // damaged part 2, and a valid part 0 of this build, which is reused without a word.
-    const fs::path unit_directory = dir.path() / "units";
-    {
-        native::UnitRangeReader reader(kSlice, units.sources());
-        native::encode_part_from_units(reader, unit_directory / native::slice_part_file_name(kSlice, 0), 0, 0, run, options.kinds,
-                                       options.format, 1);
-        native::encode_part_from_units(reader, unit_directory / native::slice_part_file_name(kSlice, 1), 1, 0, run, options.kinds,
-                                       options.format, 1);
-    }
-    const fs::path valid = unit_directory / native::slice_part_file_name(kSlice, 0);
-    spit(unit_directory / native::slice_part_file_name(kSlice, 2), "EGDBPART not really");
-    units.write_slice_file(dir.sub("resumed"), options, 1);
-    EXPECT_EQ(slurp(dir.path() / "resumed" / name), slurp(dir.path() / "whole" / name));
-    ASSERT_EQ(warnings.size(), 2U);
-    EXPECT_NE(warnings[0].find("encoding it again"), std::string::npos) << warnings[0];
-    EXPECT_NE(warnings[1].find("encoding it again"), std::string::npos) << warnings[1];
-    EXPECT_FALSE(fs::exists(valid));
-    // A missing unit is an error naming it, and no slice file appears.
-    fs::remove(units.path(men_configuration_levels(kSlice).front().advancement));
-    EXPECT_THROW(units.write_slice_file(dir.sub("missing"), options, 1), FileError);
-    EXPECT_FALSE(fs::exists(dir.path() / "missing" / name));
+    EXPECT_FALSE(fs::exists(part));
 }
 
 // Every slice in units, under a memory budget that sends solved slices to their files (the path

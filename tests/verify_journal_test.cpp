@@ -380,6 +380,29 @@ TEST_F(VerifyJournalTest, TheBuildKeepsItsVerificationJournalInTheDatabase) {
     EXPECT_EQ(again.verify->native_report.positions_verified_earlier, full_->positions_checked);
 }
 
+// A slice solved in units of whole levels is checked as one solved whole is: the same positions
+// checked and filled by colour reversal, every slice in the journal, the same files.
+TEST_F(VerifyJournalTest, SlicesSolvedInUnitsAreCheckedAsThoseSolvedWhole) {
+    workflow::BuildRequest whole = test::unverified_build(scratch_->sub("whole"), kJournalPieces);
+    whole.verify = true;
+    whole.unit_file_min_positions = std::uint64_t{1} << 40;
+    workflow::BuildRequest units = test::unverified_build(scratch_->sub("in_units"), kJournalPieces);
+    units.verify = true;
+    units.unit_file_min_positions = 0;
+    const workflow::BuildReport a = workflow::build_database(whole);
+    const workflow::BuildReport b = workflow::build_database(units);
+    ASSERT_TRUE(a.verify && a.verify->ok() && b.verify && b.verify->ok());
+    EXPECT_GT(a.positions_checked_in_build, 0U);
+    EXPECT_EQ(b.positions_checked_in_build, a.positions_checked_in_build);
+    EXPECT_EQ(b.positions_mirrored_in_build, a.positions_mirrored_in_build);
+    EXPECT_EQ(b.slices_checked_in_build, b.slices);
+    EXPECT_EQ(b.verify->native_report.positions_checked, 0U);
+    for (const SliceId s : build_order(kJournalPieces)) {
+        const std::string name = native::slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
+        EXPECT_EQ(test::slurp(units.out / name), test::slurp(whole.out / name)) << name;
+    }
+}
+
 TEST_F(VerifyJournalTest, ASliceWithLevelsFromAnEarlierRunIsCheckedAfterTheBuild) {
     // Every slice in units; the build is cancelled after the first level of the first slice with
     // more than one level, so the run that resumes it solves that slice's other levels only.

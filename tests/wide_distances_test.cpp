@@ -122,7 +122,7 @@ TEST_F(WideDistances, UnitFilesKeepWidePositions) {
     for (const auto& [advancement, level] : kept.levels) {
         SCOPED_TRACE(advancement);
         const native::UnitInputs inputs{advancement + 1, {SliceId{1, 0, 1, 0}}};
-        const fs::path path = scratch.path() / native::unit_file_name(slice, advancement);
+        const fs::path path = scratch.path() / native::unit_file_name(slice, advancement, 0);
         native::write_unit_file(path, level, inputs);
         const SolvedLevel back = native::read_unit_file(path, slice, advancement, level.configurations(), inputs);
         EXPECT_TRUE(back == level);
@@ -208,7 +208,7 @@ TEST_F(WideDistances, DistancesAbove255AreStoredWholeAndPartsAgree) {
     const fs::path units = scratch.sub("units");
     std::vector<native::UnitSource> sources;
     for (const auto& [advancement, level] : kept.levels) {
-        const fs::path path = units / native::unit_file_name(slice, advancement);
+        const fs::path path = units / native::unit_file_name(slice, advancement, 0);
         native::write_unit_file(path, level, {});
         sources.push_back({advancement, level.configurations(), path, {}});
     }

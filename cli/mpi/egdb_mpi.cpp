@@ -1,7 +1,7 @@
 // egdb-mpi: `egdb build` spread over the ranks of an MPI job (docs/distributed-build.md).
 // Rank 0 coordinates, ranks 1.. solve units; all of them read and write one output directory
 // (a shared filesystem on a cluster). The scheduling, the work and the message format are
-// core/workflow/distributed_build.hpp; this file is the MPI transport and the command line.
+// core/workflow/build_engine.hpp; this file is the MPI transport and the command line.
 //
 //   mpirun -np K egdb-mpi build --pieces N --out DIR [--chunk-positions P] [--threads T]
 //                               [--memory-gb G] [--no-verify]
@@ -27,13 +27,13 @@
 #include "core/util/error.hpp"
 #include "core/util/peak_memory.hpp"
 #include "core/workflow/build.hpp"
-#include "core/workflow/distributed_build.hpp"
+#include "core/workflow/build_engine.hpp"
 #include "core/workflow/verify.hpp"
 
 namespace {
 
 using namespace egdb;
-using namespace egdb::workflow::distributed;
+using namespace egdb::workflow::engine;
 
 constexpr int kTag = 0x4547;  // messages of this program only
 
@@ -102,7 +102,7 @@ int ranks_on_this_node() {
 }
 
 int run(const Arguments& a, int rank, int ranks) {
-    DistributedRequest request;
+    EngineRequest request;
     if (!a.slices.empty()) {
         request.order = dependency_closure(workflow::parse_slice_list(a.slices));
     } else {
@@ -121,11 +121,17 @@ int run(const Arguments& a, int rank, int ranks) {
                                                    : physical_memory_bytes() / 3 * 2 / static_cast<std::uint64_t>(sharing);
     request.write.threads = request.worker.threads;
     request.write.format.zstd_level = a.zstd_level;
+    // As egdb build: every block checked as it is solved, so the closing verification checks the
+    // pages of those slices and decodes only the others (docs/architecture.md, steps 6 and 9).
+    request.check_in_build = a.verify;
 
     MpiTransport transport;
     if (rank != 0) {
-        UnitWorker worker(request);
-        run_worker(worker, transport, [rank](const std::string& e) { std::fprintf(stderr, "egdb-mpi rank %d: %s\n", rank, e.c_str()); });
+        WorkerObserver said;
+        said.on_warning = [rank](const std::string& w) { std::fprintf(stderr, "egdb-mpi rank %d: warning: %s\n", rank, w.c_str()); };
+        UnitWorker worker(request, said);
+        run_worker(worker, transport,
+                   [rank](const std::string& e, std::exception_ptr) { std::fprintf(stderr, "egdb-mpi rank %d: %s\n", rank, e.c_str()); });
         return 0;
     }
     const auto start = std::chrono::steady_clock::now();
@@ -152,10 +158,15 @@ int run(const Arguments& a, int rank, int ranks) {
     for (SliceId s : request.order) positions += slice_size(s);
     std::printf("built %zu slices (%llu positions, both sides to move) in %.1f s on %d worker ranks into %s\n",
                 request.order.size(), static_cast<unsigned long long>(positions), seconds, ranks - 1, a.out.c_str());
+    if (a.verify) {
+        std::printf("checked in the build: %zu slices, %llu positions against their successors as they were solved\n",
+                    scheduler.slices_checked(), static_cast<unsigned long long>(scheduler.positions_checked()));
+    }
     std::fflush(stdout);
     if (!a.verify) return 0;
     workflow::VerifyRequest verify;
     verify.resources.threads = std::max(1, a.threads);
+    verify.journal = request.out / native::kBuildVerifyJournalName;
     const workflow::VerifyResult result = workflow::verify_directory(request.out, verify);
     for (const std::string& problem : result.problems()) std::fprintf(stderr, "egdb-mpi: verify: %s\n", problem.c_str());
     std::printf("verify: %s in %.1f s\n", result.ok() ? "ok" : "FAILED", result.seconds);

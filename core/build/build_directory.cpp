@@ -2,7 +2,7 @@
 
 #include <system_error>
 
-#include "core/build/unit_directory.hpp"
+#include "core/build/unit_chunks.hpp"
 #include "core/build/unit_file.hpp"
 #include "core/formats/native/manifest.hpp"
 #include "core/formats/native/native_layout.hpp"
@@ -13,6 +13,12 @@
 namespace egdb::native {
 
 std::filesystem::path unit_folder(const std::filesystem::path& out) { return out / "units"; }
+
+void create_unit_folder(const std::filesystem::path& out) {
+    std::error_code ec;
+    std::filesystem::create_directories(unit_folder(out), ec);
+    if (ec) throw FileError("cannot create the unit folder " + unit_folder(out).string() + ": " + ec.message());
+}
 
 std::filesystem::path slice_file_path(const std::filesystem::path& out, SliceId s) {
     return out / slice_file_name(s.nbm, s.nbk, s.nwm, s.nwk);
@@ -26,12 +32,25 @@ std::filesystem::path slice_part_path(const std::filesystem::path& out, SliceId 
     return unit_folder(out) / slice_part_file_name(s, part);
 }
 
+namespace {
+
+// Leftovers of interrupted writes (*.tmp) in `folder`.
+void remove_temporary_files(const std::filesystem::path& folder) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) return;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+        if (entry.path().extension() == ".tmp") std::filesystem::remove(entry.path(), ec);
+    }
+}
+
+}  // namespace
+
 BuildDirectory::BuildDirectory(std::filesystem::path out, Warn on_warning) : out_(std::move(out)), warn_(std::move(on_warning)) {
     std::error_code ec;
-    std::filesystem::create_directories(unit_folder(out_), ec);
-    if (ec) throw FileError("cannot create output directory " + unit_folder(out_).string() + ": " + ec.message());
-    UnitDirectory::remove_temporary_files(out_);
-    UnitDirectory::remove_temporary_files(unit_folder(out_));
+    std::filesystem::create_directories(out_, ec);
+    if (ec) throw FileError("cannot create output directory " + out_.string() + ": " + ec.message());
+    remove_temporary_files(out_);
+    remove_temporary_files(unit_folder(out_));
 }
 
 bool BuildDirectory::finished(SliceId slice) const {
@@ -72,18 +91,20 @@ bool has_unit_files(const std::filesystem::path& out, SliceId slice) { return un
 
 void remove_unit_files(const std::filesystem::path& out, SliceId slice) { unit_files(unit_folder(out), slice, true); }
 
-SolvedSlice BuildDirectory::restore(SliceId slice, const SolvedLookup& successors, SideSet sides, int threads,
-                                    bool& from_units) const {
+SolvedSlice restore_finished_slice(const std::filesystem::path& out, SliceId slice, const SolvedLookup& successors, SideSet sides,
+                                   int threads, std::uint64_t chunk_positions, bool& from_units,
+                                   const std::function<void(const std::string&)>& on_warning) {
     if (from_units) {
         try {
-            return UnitDirectory(unit_folder(out_), slice).assemble(sides, threads);
+            const std::vector<MenLevel> levels = men_configuration_levels(slice);
+            return assemble_units(slice, chunk_sources(out, slice, levels, chunk_positions), sides, threads);
         } catch (const std::exception& e) {
-            if (warn_) warn_(std::string(e.what()) + "; reading slice " + slice.to_string() + " from its file");
+            if (on_warning) on_warning(std::string(e.what()) + "; reading slice " + slice.to_string() + " from its file");
             from_units = false;
-            remove_units(slice);
+            remove_unit_files(out, slice);
         }
     }
-    return restore_solved_slice(SliceFileReader(slice_path(slice)), successors, threads, nullptr, sides);
+    return restore_solved_slice(SliceFileReader(slice_file_path(out, slice)), successors, threads, nullptr, sides);
 }
 
 void BuildDirectory::finish() const {

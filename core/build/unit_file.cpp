@@ -79,12 +79,6 @@ void free_dctx(ZSTD_DCtx* c) { ZSTD_freeDCtx(c); }
 
 }  // namespace
 
-std::string unit_file_name(SliceId slice, int advancement) {
-    char name[40];
-    std::snprintf(name, sizeof name, "unit-%s-a%03d.egdbu", slice.to_string().c_str(), advancement);
-    return name;
-}
-
 std::string unit_file_name(SliceId slice, int advancement, int chunk) {
     char name[48];
     std::snprintf(name, sizeof name, "unit-%s-a%03d-c%04d.egdbu", slice.to_string().c_str(), advancement, chunk);

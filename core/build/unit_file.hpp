@@ -55,11 +55,8 @@ inline constexpr int kUnitFileVersion = 4;
 // more table entry, for a raw block after the last frame listing them.
 inline constexpr int kUnitFileVersionWide = 5;
 
-// "unit-1212-a017.egdbu": slice nbm nbk nwm nwk, advancement.
-std::string unit_file_name(SliceId slice, int advancement);
-// "unit-1212-a017-c0003.egdbu": chunk 3 of a level split into chunks of men configurations (a
-// distributed build, workflow/distributed_build.hpp). The file format is the same; its
-// configurations are those of the chunk.
+// "unit-1212-a017-c0003.egdbu": slice nbm nbk nwm nwk, advancement, chunk of the level
+// (unit_chunks.hpp; a level that is one unit is chunk 0).
 std::string unit_file_name(SliceId slice, int advancement, int chunk);
 
 // What a unit is computed from.

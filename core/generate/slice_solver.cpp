@@ -215,7 +215,7 @@ SolvedLevel SliceSolver::solve_level(int advancement, std::vector<std::uint64_t>
     SolvedLevel level(slice_, advancement, std::move(configurations));
     LevelWorkers workers(slice_, kings, smaller_, thread_count(options_, level.configurations().size()), total_threads(options_),
                          options_);
-    workers.solve(level, next, nullptr, nullptr);
+    workers.solve(level, next, nullptr, options_.checks);
     return level;
 }
 

@@ -32,9 +32,9 @@ struct SolveOptions {
     // Distances above this are stored as wide positions (position_value.hpp); values above the
     // byte encoding's limits mean those limits. Tests lower it to exercise the wide path.
     Plies narrow_limit = kMaxNarrowMtc;
-    // When given, solve_levels checks every block it solves against its successors
-    // (block_check.hpp) right after solving it, and adds the results here; levels the sink
-    // already had are not checked, and are counted in levels_not_checked.
+    // When given, solve_levels and solve_level check every block they solve against its
+    // successors (block_check.hpp) right after solving it, and add the results here; levels the
+    // sink already had are not checked, and are counted in levels_not_checked.
     struct LevelChecks* checks = nullptr;
     // When the threads of a level share a block (block_solver.hpp BlockSharing). Tests lower it so
     // that small slices take the shared paths.
@@ -93,7 +93,7 @@ public:
     // Solves the men configurations `configurations` (increasing, all of advancement
     // `advancement`: a level or a chunk of one) and returns them as a SolvedLevel. `next` is the
     // whole level advancement + 1 when the slice has one (else nullptr): the unit of work of a
-    // distributed build (workflow/distributed_build.hpp). Throws what solve() throws, and
+    // distributed build (workflow/build_engine.hpp). Throws what solve() throws, and
     // std::logic_error when a man move leads outside `next`.
     SolvedLevel solve_level(int advancement, std::vector<std::uint64_t> configurations, const SolvedLevel* next) const;
 

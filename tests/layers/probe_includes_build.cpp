@@ -1,2 +1,2 @@
 // Must not compile: probing (probe) may not use the build layer.
-#include "core/build/unit_directory.hpp"
+#include "core/build/unit_chunks.hpp"

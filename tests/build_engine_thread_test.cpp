@@ -1,6 +1,6 @@
-// The distributed build (workflow/distributed_build.hpp) in one process: the coordinator on the
-// test's thread, each worker on a thread of its own with its own UnitWorker, the messages through
-// in-memory queues. The MPI program is the same loops over MPI (tests/mpi runs it under mpirun).
+// The build engine (workflow/build_engine.hpp) with several workers in one process: the
+// coordinator on the test's thread, each worker on a thread of its own with its own UnitWorker,
+// the messages through the in-process transport. The MPI program is the same loops over MPI (tests/mpi runs it under mpirun).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,7 +24,9 @@
 #include "core/generate/men_order.hpp"
 #include "core/util/error.hpp"
 #include "core/workflow/build.hpp"
-#include "core/workflow/distributed_build.hpp"
+#include "core/build/unit_chunks.hpp"
+#include "core/workflow/build_engine.hpp"
+#include "core/workflow/in_process_transport.hpp"
 #include "tests/build_helpers.hpp"
 #include "tests/scratch_dir.hpp"
 
@@ -32,46 +34,10 @@ namespace egdb {
 namespace {
 
 namespace fs = std::filesystem;
-using namespace workflow::distributed;
+using namespace workflow::engine;
 
-// Queues between ranks: rank r's inbox holds (sender, message), each message as its encoded
-// words (so the encoding is exercised on every message).
-class Hub {
-public:
-    explicit Hub(int ranks) : inboxes_(static_cast<std::size_t>(ranks)) {}
-    int size() const { return static_cast<int>(inboxes_.size()); }
-    void send(int from, int to, const Message& m) {
-        const std::lock_guard lock(mutex_);
-        inboxes_.at(static_cast<std::size_t>(to)).emplace_back(from, encode(m));
-    }
-    std::optional<std::pair<int, Message>> take(int rank) {
-        const std::lock_guard lock(mutex_);
-        auto& inbox = inboxes_[static_cast<std::size_t>(rank)];
-        if (inbox.empty()) return std::nullopt;
-        auto [from, words] = inbox.front();
-        inbox.pop_front();
-        return std::pair{from, decode(words)};
-    }
-
-private:
-    std::mutex mutex_;
-    std::vector<std::deque<std::pair<int, std::array<std::int64_t, kMessageWords>>>> inboxes_;
-};
-
-class HubTransport final : public Transport {
-public:
-    HubTransport(Hub& hub, int rank) : hub_(hub), rank_(rank) {}
-    int size() const override { return hub_.size(); }
-    void send(int rank, const Message& m) override { hub_.send(rank_, rank, m); }
-    std::optional<std::pair<int, Message>> try_receive() override { return hub_.take(rank_); }
-
-private:
-    Hub& hub_;
-    int rank_;
-};
-
-DistributedRequest request_for(const fs::path& out, int pieces, std::uint64_t chunk) {
-    DistributedRequest r;
+EngineRequest request_for(const fs::path& out, int pieces, std::uint64_t chunk) {
+    EngineRequest r;
     r.order = build_order(pieces);
     r.out = out;
     r.chunk_positions = chunk;
@@ -94,10 +60,10 @@ struct DistributedRun {
 // be assembled (which removes its units) while one of its units was still in flight. A count alone
 // left none when the stop fell on an assembly (CI, stop 45), and the first unit of a slice left one.
 // `worker_out` overrides the directory of worker 1.
-DistributedRun run_build(const DistributedRequest& request, int workers, std::size_t stop_after = 0,
+DistributedRun run_build(const EngineRequest& request, int workers, std::size_t stop_after = 0,
                     const fs::path& worker_out = {}) {
     DistributedRun result;
-    Hub hub(workers + 1);
+    InProcessHub hub(workers + 1);
     Scheduler scheduler(request, [&](const std::string& w) { result.warnings.push_back(w); });
     result.units_resumed = scheduler.units_resumed();
     result.slices_resumed = scheduler.slices_resumed();
@@ -105,18 +71,18 @@ DistributedRun run_build(const DistributedRequest& request, int workers, std::si
     std::vector<std::jthread> threads;
     for (int r = 1; r <= workers; ++r) {
         threads.emplace_back([&, r] {
-            DistributedRequest mine = request;
+            EngineRequest mine = request;
             if (r == 1 && !worker_out.empty()) mine.out = worker_out;
             UnitWorker worker(mine);
-            HubTransport transport(hub, r);
-            run_worker(worker, transport, [&](const std::string& e) {
+            InProcessTransport transport(hub, r);
+            run_worker(worker, transport, [&](const std::string& e, std::exception_ptr) {
                 const std::lock_guard lock(errors_mutex);
                 std::fprintf(stderr, "worker %d: %s\n", r, e.c_str());
                 result.worker_errors.push_back(e);
             }, std::chrono::microseconds(200));
         });
     }
-    HubTransport transport(hub, 0);
+    InProcessTransport transport(hub, 0);
     CoordinatorObserver observer;
     std::map<SliceId, std::size_t> units_done;
     bool may_stop = false;
@@ -143,28 +109,42 @@ void expect_same_slice_files(const fs::path& dir, const fs::path& reference, int
 }
 
 TEST(DistributedBuild, MessagesRoundTripAndGarbageIsRefused) {
-    const Message m{MessageKind::Done, Task{TaskKind::SolveUnit, SliceId{1, 2, 1, 1}, 17, 3}, TaskOutcome{123456, 2.5}};
+    const TaskOutcome outcome{.bytes = 123456, .wld_bytes = 789, .seconds = 2.5, .write_seconds = 0.25, .checked = true,
+                              .positions_checked = 1'000'000'000'000, .positions_mirrored = 42, .mismatches = 3, .check_seconds = 0.5};
+    const Message m{MessageKind::Done, Task{TaskKind::SolveUnit, SliceId{1, 2, 1, 1}, 17, 3}, outcome};
     const auto words = encode(m);
     const Message back = decode(words);
     EXPECT_EQ(back.kind, m.kind);
     EXPECT_EQ(back.task, m.task);
     EXPECT_EQ(back.outcome.bytes, 123456U);
+    EXPECT_EQ(back.outcome.wld_bytes, 789U);
     EXPECT_DOUBLE_EQ(back.outcome.seconds, 2.5);
+    EXPECT_DOUBLE_EQ(back.outcome.write_seconds, 0.25);
+    EXPECT_TRUE(back.outcome.checked);
+    EXPECT_EQ(back.outcome.positions_checked, 1'000'000'000'000U);
+    EXPECT_EQ(back.outcome.positions_mirrored, 42U);
+    EXPECT_EQ(back.outcome.mismatches, 3U);
+    EXPECT_DOUBLE_EQ(back.outcome.check_seconds, 0.5);
+    const Message whole{MessageKind::Task, Task{TaskKind::SolveSlice, SliceId{0, 2, 1, 1}, 0, 0}, {}};
+    EXPECT_EQ(decode(encode(whole)).task, whole.task);
     auto bad = words;
-    bad[8] = 0;
+    bad[kMessageWords - 1] = 0;
     EXPECT_THROW(decode(bad), std::invalid_argument);
     bad = words;
     bad[0] = 9;
+    EXPECT_THROW(decode(bad), std::invalid_argument);
+    bad = words;
+    bad[10] = -1;  // a negative count
     EXPECT_THROW(decode(bad), std::invalid_argument);
 }
 
 TEST(DistributedBuild, ChunksCoverEachLevelOnce) {
     using Chunks = std::vector<std::pair<std::size_t, std::size_t>>;
-    EXPECT_EQ(level_chunks(5, 10, 20), (Chunks{{0, 2}, {2, 2}, {4, 1}}));
-    EXPECT_EQ(level_chunks(5, 10, 25), (Chunks{{0, 2}, {2, 2}, {4, 1}}));  // whole configurations
-    EXPECT_EQ(level_chunks(5, 10, 0), (Chunks{{0, 5}}));
-    EXPECT_EQ(level_chunks(4, 10, 40), (Chunks{{0, 4}}));
-    EXPECT_EQ(level_chunks(3, 100, 1), (Chunks{{0, 1}, {1, 1}, {2, 1}}));  // at least one configuration
+    EXPECT_EQ(native::level_chunks(5, 10, 20), (Chunks{{0, 2}, {2, 2}, {4, 1}}));
+    EXPECT_EQ(native::level_chunks(5, 10, 25), (Chunks{{0, 2}, {2, 2}, {4, 1}}));  // whole configurations
+    EXPECT_EQ(native::level_chunks(5, 10, 0), (Chunks{{0, 5}}));
+    EXPECT_EQ(native::level_chunks(4, 10, 40), (Chunks{{0, 4}}));
+    EXPECT_EQ(native::level_chunks(3, 100, 1), (Chunks{{0, 1}, {1, 1}, {2, 1}}));  // at least one configuration
 }
 
 // Three workers, chunks of 2000 positions (several hundred units; 3 pieces have 2.9e5 positions;
@@ -179,12 +159,12 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
     workflow::build_database(test::unverified_build(reference, pieces));
 
     const fs::path dir = scratch.sub("distributed");
-    const DistributedRequest request = request_for(dir, pieces, kChunk);
+    const EngineRequest request = request_for(dir, pieces, kChunk);
     std::size_t units = 0;
     std::size_t parts = 0;
     for (const SliceId s : request.order) {
         const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
-        for (const MenLevel& l : men_configuration_levels(s)) units += level_chunks(l.configurations.size(), block, kChunk).size();
+        for (const MenLevel& l : men_configuration_levels(s)) units += native::level_chunks(l.configurations.size(), block, kChunk).size();
         parts += part_count(request, s);
         // Parts are whole pages of every section, at least the chunk size.
         EXPECT_EQ(part_positions(request, s), std::min<std::uint64_t>(slice_size(s), 16384)) << s.to_string();
@@ -204,9 +184,11 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
     } catch (const RuntimeError& e) {
         EXPECT_EQ(e.kind(), ErrorKind::Cancelled) << e.what();
     }
+    // Units of slices still to finish (those of finished slices stay while a slice left reads them).
     std::vector<fs::path> unit_files;
     for (const auto& e : fs::directory_iterator(again / "units")) {
-        if (e.path().filename().string().starts_with("unit-")) unit_files.push_back(e.path());
+        const std::string name = e.path().filename().string();
+        if (name.starts_with("unit-") && !fs::exists(again / ("slice-" + name.substr(5, 4) + ".egdb"))) unit_files.push_back(e.path());
     }
     ASSERT_GE(unit_files.size(), 2U) << "stopped half-way, units should be waiting: one to damage, one to resume";
     {
@@ -249,6 +231,36 @@ TEST(DistributedBuild, ManyUnitsOnThreeWorkersGiveTheFilesOfOneProcessAndResume)
     expect_same_slice_files(again, reference, pieces);
 }
 
+// egdb build is the engine in one process: the coordinator on the calling thread and one worker
+// thread, the observer told of tasks from the first and of restored slices from the second. Under
+// a budget (slices restored while they fit) and with the in-build check, its files are those of
+// three workers, and every slice goes into the journal. (Under ThreadSanitizer in CI.)
+TEST(DistributedBuild, TheSingleProcessBuildIsTheEngineOnTwoThreads) {
+    constexpr int pieces = 3;
+    const test::ScratchDir scratch("engine_in_process");
+    const fs::path reference = scratch.sub("three_workers");
+    run_build(request_for(reference, pieces, 2'000), 3);
+    workflow::BuildRequest request = test::unverified_build(scratch.sub("one_process"), pieces);
+    request.verify = true;
+    request.unit_file_min_positions = 20'000;  // the larger 3-piece slices in units
+    request.resources.memory_bytes = std::uint64_t{12} << 20;
+    request.assumed_process_bytes = 0;
+    std::atomic<std::size_t> items{0}, restored{0};
+    workflow::BuildObserver observer;
+    observer.on_item = [&](const workflow::BuildItem& item) {
+        ++items;
+        if (item.stage == workflow::BuildStage::Resume && item.detail.starts_with("resumed from ")) ++restored;
+        return true;
+    };
+    const workflow::BuildReport report = workflow::build_database(request, observer);
+    ASSERT_TRUE(report.ok());
+    EXPECT_EQ(report.slices_checked_in_build, report.slices);
+    EXPECT_GT(restored.load(), 0U);
+    EXPECT_EQ(report.resumed_slices, restored.load());
+    EXPECT_GT(items.load(), report.slices);
+    expect_same_slice_files(request.out, reference, pieces);
+}
+
 // A worker under a memory budget follows the plan of the single-process build (DecodedSlicePlan):
 // while it solves a unit, the slices it holds, its unit's own need and its page cache stay within
 // the budget, the slices a unit reads that do not fit are read through their files, and the files
@@ -259,7 +271,7 @@ TEST(DistributedBuild, AWorkerUnderABudgetStaysWithinItAndWritesTheSameFiles) {
     const test::ScratchDir scratch("distributed_budget");
     const fs::path reference = scratch.sub("reference");
     workflow::build_database(test::unverified_build(reference, pieces));
-    DistributedRequest request = request_for(scratch.sub("budget"), pieces, kChunk);
+    EngineRequest request = request_for(scratch.sub("budget"), pieces, kChunk);
     const auto step_of = [&](SliceId s) { return native::solve_need_bytes(s, true, 1, part_positions(request, s)); };
     std::uint64_t largest_step = 0;
     for (const SliceId s : request.order) largest_step = std::max(largest_step, step_of(s));
@@ -295,7 +307,7 @@ TEST(DistributedBuild, AWorkerUnderABudgetStaysWithinItAndWritesTheSameFiles) {
 // needs more than the machine before any task is handed out.
 TEST(DistributedBuild, AUnitLargerThanTheMachineIsRefusedBeforeAnyTask) {
     const test::ScratchDir scratch("distributed_refused");
-    DistributedRequest request = request_for(scratch.sub("db"), 3, 2'000);
+    EngineRequest request = request_for(scratch.sub("db"), 3, 2'000);
     request.assumed_machine_bytes = std::uint64_t{1} << 20;
     try {
         Scheduler scheduler(request);
@@ -319,7 +331,7 @@ TEST(DistributedBuild, AFailingWorkerStopsTheBuildWithTheTaskNamed) {
     // A file where the worker expects its output directory: it can neither read nor write there.
     const fs::path not_a_directory = scratch.sub("elsewhere") / "file";
     std::ofstream(not_a_directory) << "not a directory";
-    const DistributedRequest request = request_for(dir, pieces, 0);
+    const EngineRequest request = request_for(dir, pieces, 0);
     try {
         run_build(request, 1, 0, not_a_directory);
         FAIL() << "a build whose only worker cannot write cannot succeed";
