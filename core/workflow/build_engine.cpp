@@ -71,8 +71,7 @@ std::size_t part_count(const EngineRequest& request, SliceId slice) {
 // --- Scheduler ------------------------------------------------------------------------------
 
 Scheduler::Scheduler(const EngineRequest& request, std::function<void(const std::string&)> on_warning)
-    : directory_(request.out, on_warning), warn_(std::move(on_warning)), in_order_(request.in_order),
-      whole_levels_(request.chunk_positions == 0) {
+    : directory_(request.out, on_warning), warn_(std::move(on_warning)), in_order_(request.in_order) {
     const auto warn = [&](const std::string& text) {
         if (warn_) warn_(text);
     };

@@ -216,7 +216,6 @@ private:
     native::BuildDirectory directory_;
     std::function<void(const std::string&)> warn_;
     bool in_order_ = false;
-    bool whole_levels_ = false;  // chunk_positions 0: a level is one unit
     std::vector<Slice> slices_;
     std::size_t slices_left_ = 0;
     std::size_t in_flight_ = 0;
