@@ -272,7 +272,7 @@ TEST(DistributedBuild, AWorkerUnderABudgetStaysWithinItAndWritesTheSameFiles) {
     const fs::path reference = scratch.sub("reference");
     workflow::build_database(test::unverified_build(reference, pieces));
     EngineRequest request = request_for(scratch.sub("budget"), pieces, kChunk);
-    const auto step_of = [&](SliceId s) { return native::solve_need_bytes(s, true, 1, part_positions(request, s)); };
+    const auto step_of = [&](SliceId s) { return native::solve_need_bytes(s, true, 1, part_positions(request, s), kChunk); };
     std::uint64_t largest_step = 0;
     for (const SliceId s : request.order) largest_step = std::max(largest_step, step_of(s));
     // Room for the page cache and the largest unit's own need, nothing else: the units of that

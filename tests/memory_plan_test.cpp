@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/build/slice_memory.hpp"
 #include "core/generate/build_driver.hpp"
 #include "core/generate/decoded_slice_plan.hpp"
 #include "core/generate/solution_store.hpp"
@@ -203,6 +204,33 @@ TEST(MemoryPlanCache, IsAnEighthOfTheBudgetBetween8MiBAnd1GiB) {
     EXPECT_EQ(DecodedSlicePlan::cache_bytes(1024 * kMiB), 128 * kMiB);
     EXPECT_EQ(DecodedSlicePlan::cache_bytes(8 * 1024 * kMiB), 1024 * kMiB);
     EXPECT_EQ(DecodedSlicePlan::cache_bytes(11 * 1024 * kMiB), 1024 * kMiB);
+}
+
+}  // namespace
+}  // namespace egdb
+
+namespace egdb {
+namespace {
+
+// A unit cut into chunks plans for its chunk and the blocks of the level above its men reach, not
+// for two whole levels: the 7-piece slices with men whose block is small fit a 4 GiB worker in
+// chunks of 2^24 positions, where whole levels need several times more.
+TEST(SliceMemory, AChunkNeedsItsBlocksAndTheirReachNotTwoLevels) {
+    constexpr std::uint64_t kChunk = std::uint64_t{1} << 24;
+    constexpr std::uint64_t kWorker = std::uint64_t{4} << 30;
+    for (const SliceId s : {SliceId{2, 2, 2, 1}, SliceId{3, 1, 2, 1}, SliceId{2, 2, 1, 2}}) {
+        const std::uint64_t whole_levels = native::solve_need_bytes(s, true, 1, kChunk);
+        const std::uint64_t chunks = native::solve_need_bytes(s, true, 1, kChunk, kChunk);
+        EXPECT_LT(chunks, kWorker) << s.to_string() << ": " << (chunks >> 20) << " MiB";
+        EXPECT_GT(whole_levels, 2 * chunks) << s.to_string() << ": " << (whole_levels >> 20) << " against " << (chunks >> 20) << " MiB";
+        // A chunk of one configuration reads at most two blocks a man of the level above.
+        const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
+        const std::uint64_t one = native::solve_need_bytes(s, true, 1, block, block);
+        EXPECT_LE(one, (1 + 2 * static_cast<std::uint64_t>(s.nbm + s.nwm)) * (4 * block + block / 4) +
+                           native::kBlockWorkspaceBytes * block + 24 + 8 * block);
+    }
+    // The whole slice in memory does not depend on the chunk size.
+    EXPECT_EQ(native::solve_need_bytes(SliceId{2, 2, 2, 1}, false, 2, kChunk, kChunk), native::solve_need_bytes(SliceId{2, 2, 2, 1}, false, 2, kChunk));
 }
 
 }  // namespace

@@ -164,6 +164,45 @@ TEST_F(LevelSolve, ALevelDoesNotAnswerForConfigurationsItDoesNotHold) {
     EXPECT_THROW(SolvedLevel(kSlice, 0, {men_configurations(kSlice.nbm, kSlice.nwm)}), std::invalid_argument);
 }
 
+// The blocks of the level above that a chunk reads (configurations_reached): every man move that
+// stays in the slice, from every position of every configuration, either side to move, lands in
+// one of them, and all of them are of the next advancement. A chunk of one configuration reaches
+// a few blocks, not the level.
+TEST_F(LevelSolve, TheBlocksAChunkReachesHoldEveryManMoveOfItsPositions) {
+    for (const SliceId slice : {kSlice, SliceId{1, 1, 1, 0}, SliceId{2, 0, 2, 0}}) {
+        const SliceIndexer indexer(slice);
+        const std::vector<MenLevel> levels = men_configuration_levels(slice);
+        const std::uint64_t block = slice_size(slice) / men_configurations(slice.nbm, slice.nwm);
+        std::size_t moves_seen = 0;
+        for (std::size_t k = 1; k < levels.size(); ++k) {
+            if (levels[k - 1].advancement != levels[k].advancement + 1) continue;
+            const std::vector<std::uint64_t>& above = levels[k - 1].configurations;
+            for (const std::uint64_t men : levels[k].configurations) {
+                const std::vector<std::uint64_t> reached = configurations_reached(slice, std::span(&men, 1));
+                EXPECT_LE(reached.size(), static_cast<std::size_t>(2 * (slice.nbm + slice.nwm)));
+                for (const std::uint64_t r : reached) {
+                    EXPECT_TRUE(std::binary_search(above.begin(), above.end(), r)) << slice.to_string() << " " << men << " -> " << r;
+                }
+                for (std::uint64_t local = 0; local < block; ++local) {
+                    const Position p = indexer.position_at(men * block + local);
+                    for (const Color side : {Color::Black, Color::White}) {
+                        MoveList moves;
+                        generate_man_non_captures(p, side, moves);
+                        for (const Move& move : moves) {
+                            if ((move.to & (side == Color::Black ? kRow10 : kRow1)) != 0) continue;
+                            ++moves_seen;
+                            const std::uint64_t child = indexer.index_of(apply_move(p, side, move)) / block;
+                            ASSERT_TRUE(std::binary_search(reached.begin(), reached.end(), child))
+                                << slice.to_string() << " configuration " << men << ": a man move reaches " << child;
+                        }
+                    }
+                }
+            }
+        }
+        EXPECT_GT(moves_seen, 0U) << slice.to_string();
+    }
+}
+
 class UnitFiles : public LevelSolve {};
 
 TEST_F(UnitFiles, RoundTripAndNameTheirUnit) {

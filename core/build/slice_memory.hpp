@@ -22,10 +22,13 @@ inline constexpr std::uint64_t kBlockWorkspaceBytes = 20;
 
 // Solved whole in memory (`by_units` false): the slice's solution and, while it is written, the
 // writer's buffers (the packed WLD of both sides and the compressed pages, about 3 bytes a
-// position). Solved in units: two levels at a time, and while its file is written from its
-// units a part of `part_positions` (8 bytes a position) on each thread that has one. Either way
-// each thread's block workspace and each level's plan of blocks.
-std::uint64_t solve_need_bytes(SliceId slice, bool by_units, int threads, std::uint64_t part_positions);
+// position). Solved in units: a unit's configurations (a level, or a chunk of about
+// `chunk_positions` positions, 0: whole levels) and what it reads of the level above (the whole
+// level, or the blocks a chunk reaches), and while its file is written from its units a part of
+// `part_positions` (8 bytes a position) on each thread that has one. Either way each thread's
+// block workspace and the plan of the blocks solved.
+std::uint64_t solve_need_bytes(SliceId slice, bool by_units, int threads, std::uint64_t part_positions,
+                               std::uint64_t chunk_positions = 0);
 
 // The slice of `slices` whose solving needs the most, by `need`; nullopt for no slices.
 struct SliceNeed {

@@ -1,6 +1,11 @@
 #include "core/generate/men_order.hpp"
 
+#include <algorithm>
+
+#include "core/generate/king_placements.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "core/rules/move.hpp"
+#include "core/rules/movegen.hpp"
 
 namespace egdb {
 
@@ -37,6 +42,33 @@ std::vector<MenLevel> men_configuration_levels(SliceId slice) {
         if (!group.empty()) levels.push_back({a, std::move(group)});
     }
     return levels;
+}
+
+std::vector<std::uint64_t> configurations_reached(SliceId slice, std::span<const std::uint64_t> configurations) {
+    const SliceIndexer& indexer = slice_indexer(slice);
+    const KingPlacements kings(slice);
+    const std::uint64_t block = kings.block_size();
+    std::vector<std::uint64_t> reached;
+    for (const std::uint64_t men : configurations) {
+        const Position p = indexer.position_at(men * block);
+        const Bitboard black_men = p.men(Color::Black);
+        const Bitboard white_men = p.men(Color::White);
+        const Position men_only{black_men, white_men, 0};
+        for (const Color side : {Color::Black, Color::White}) {
+            const Bitboard promotion_row = side == Color::Black ? kRow10 : kRow1;
+            MoveList moves;
+            generate_man_non_captures(men_only, side, moves);
+            for (const Move& move : moves) {
+                if ((move.to & promotion_row) != 0) continue;  // another slice
+                const Position child = apply_move(men_only, side, move);
+                const Position placed = kings.position(child.men(Color::Black), child.men(Color::White), 0);
+                reached.push_back(indexer.index_of(placed) / block);
+            }
+        }
+    }
+    std::sort(reached.begin(), reached.end());
+    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+    return reached;
 }
 
 }  // namespace egdb

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/board/position.hpp"
@@ -28,5 +29,12 @@ struct MenLevel {
 // The men configurations of a slice grouped by advancement, most advanced group first; empty
 // groups are left out.
 std::vector<MenLevel> men_configuration_levels(SliceId slice);
+
+// The men configurations of `slice` that a man move staying in the slice (no capture, no
+// promotion, either side to move) leads to from any position of `configurations`, increasing and
+// without repeats: the blocks of the level above that solving those configurations reads (all of
+// advancement one higher). Kings are left out, so a destination they would block in some position
+// still counts: the set holds every block a solve can ask for.
+std::vector<std::uint64_t> configurations_reached(SliceId slice, std::span<const std::uint64_t> configurations);
 
 }  // namespace egdb

@@ -167,7 +167,7 @@ Scheduler::Scheduler(const EngineRequest& request, std::function<void(const std:
     }
     largest_unit_ = native::largest_need(left, [&](SliceId s) {
         return native::solve_need_bytes(s, slice_size(s) >= request.whole_slice_below, request.worker.thread_count(),
-                                        part_positions(request, s));
+                                        part_positions(request, s), request.chunk_positions);
     });
     if (largest_unit_) native::refuse_beyond_machine(*largest_unit_, request.assumed_machine_bytes.value_or(physical_memory_bytes()));
     if (request.check_in_build) {
@@ -439,30 +439,65 @@ UnitWorker::Context& UnitWorker::context() {
 
 namespace {
 
-// Level `advancement` of `s` from its chunks' files, as one SolvedLevel.
+// Level `advancement` of `s` from its chunks' files, as one SolvedLevel: the whole level, or only
+// the configurations `wanted` (increasing, all of the level: configurations_reached).
 SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::vector<MenLevel>& levels,
-                       const std::vector<SliceId>& successors, int advancement, std::uint64_t chunk_positions) {
+                       const std::vector<SliceId>& successors, int advancement, std::uint64_t chunk_positions,
+                       const std::vector<std::uint64_t>* wanted = nullptr) {
     const MenLevel& l = find_level(levels, s, advancement);
-    SolvedLevel whole(s, advancement, l.configurations);
+    const std::vector<std::uint64_t>& held = wanted != nullptr ? *wanted : l.configurations;
+    SolvedLevel level(s, advancement, held);
     const native::UnitInputs inputs = unit_inputs(levels, successors, advancement);
-    const std::uint64_t b = whole.block_size();
+    const std::uint64_t b = level.block_size();
+    std::size_t found = 0;
     int chunk = 0;
     for (const auto& [first, count] : level_chunks(l.configurations.size(), b, chunk_positions)) {
-        const native::UnitFileReader part(native::unit_chunk_path(out, s, advancement, chunk++), s, advancement, chunk_span(l, first, count), inputs);
-        part.read_slots(0, count, [&, first = first](std::uint64_t slot, const native::UnitFileReader::Block& block) {
+        const std::span<const std::uint64_t> configurations = chunk_span(l, first, count);
+        const auto begin = std::lower_bound(held.begin(), held.end(), configurations.front());
+        const auto end = std::upper_bound(begin, held.end(), configurations.back());
+        const int this_chunk = chunk++;
+        if (begin == end) continue;
+        // Where each slot of the chunk goes in `level` (-1: not held), and the runs of slots held.
+        std::vector<std::ptrdiff_t> into(count, -1);
+        for (auto it = begin; it != end; ++it) {
+            const auto slot = std::lower_bound(configurations.begin(), configurations.end(), *it);
+            if (slot == configurations.end() || *slot != *it) {
+                throw InternalError("slice " + s.to_string() + " level " + std::to_string(advancement) + " has no configuration " +
+                                    std::to_string(*it));
+            }
+            into[static_cast<std::size_t>(slot - configurations.begin())] = it - held.begin();
+        }
+        found += static_cast<std::size_t>(end - begin);
+        const native::UnitFileReader unit(native::unit_chunk_path(out, s, advancement, this_chunk), s, advancement, configurations, inputs);
+        const auto copy = [&](std::uint64_t slot, const native::UnitFileReader::Block& block) {
+            const auto at = static_cast<std::uint64_t>(into[slot]);
             for (const Color side : {Color::Black, Color::White}) {
                 const auto k = static_cast<std::size_t>(side);
-                std::copy_n(block.dtw[k].begin(), b, whole.block_dtw_codes(first + slot, side).begin());
-                std::copy_n(block.mtc[k].begin(), b, whole.block_mtc(first + slot, side).begin());
-                copy_bits(block.captures[k], whole.capture_bits(side), (first + slot) * b);
+                std::copy_n(block.dtw[k].begin(), b, level.block_dtw_codes(at, side).begin());
+                std::copy_n(block.mtc[k].begin(), b, level.block_mtc(at, side).begin());
+                copy_bits(block.captures[k], level.capture_bits(side), at * b);
             }
-        });
-        // The chunk's wide positions, keyed by chunk offset, at their level offsets.
+        };
+        for (std::size_t slot = 0; slot < count;) {
+            if (into[slot] < 0) {
+                ++slot;
+                continue;
+            }
+            std::size_t run = slot;
+            while (run < count && into[run] >= 0) ++run;
+            unit.read_slots(slot, run - slot, copy);
+            slot = run;
+        }
+        // The chunk's wide positions, keyed by chunk offset, at their offsets in `level`.
         for (const Color side : {Color::Black, Color::White}) {
-            for (const auto& [offset, d] : part.wide(side)) whole.wide(side).set(first * b + offset, d);
+            for (const auto& [offset, d] : unit.wide(side)) {
+                const std::ptrdiff_t at = into[offset / b];
+                if (at >= 0) level.wide(side).set(static_cast<std::uint64_t>(at) * b + offset % b, d);
+            }
         }
     }
-    return whole;
+    if (found != held.size()) throw InternalError("slice " + s.to_string() + ": configurations asked for outside level " + std::to_string(advancement));
+    return level;
 }
 
 }  // namespace
@@ -535,7 +570,8 @@ void UnitWorker::prepare_inputs(Context& c, SliceId slice) {
     if (request_.assumed_process_bytes) plan.assume(*request_.assumed_process_bytes);
     plan.measure(resident_memory_bytes(), c.store, 0);
     const std::uint64_t step = native::solve_need_bytes(slice, slice_size(slice) >= request_.whole_slice_below,
-                                                        request_.worker.thread_count(), part_positions(request_, slice));
+                                                        request_.worker.thread_count(), part_positions(request_, slice),
+                                                        request_.chunk_positions);
     const std::vector<SliceId> held = c.store.slices();
     open_files();
     const std::uint64_t need = plan.make_room(c.store, slice, step, held, [](SliceId) { return true; }, bring_back);
@@ -618,13 +654,19 @@ TaskOutcome UnitWorker::solve_unit(const Task& task) {
         throw InvalidArgumentError("task " + to_string(task) + ": no such chunk");
     }
     const native::UnitInputs inputs = unit_inputs(c.levels, c.successors, task.advancement);
+    const auto [first, count] = chunks[static_cast<std::size_t>(task.chunk)];
     if (inputs.level_read < 0) {
         c.above.reset();
+    } else if (chunks.size() > 1) {
+        // A chunk reads only the blocks of the level above that its men's moves reach, so that
+        // its memory follows the chunk size, not the size of the level above.
+        c.above.reset();
+        const std::vector<std::uint64_t> reached = configurations_reached(task.slice, chunk_span(l, first, count));
+        c.above.emplace(read_level(request_.out, task.slice, c.levels, c.successors, inputs.level_read, request_.chunk_positions, &reached));
     } else if (!c.above || c.above->advancement() != inputs.level_read) {
         c.above.reset();
         c.above.emplace(read_level(request_.out, task.slice, c.levels, c.successors, inputs.level_read, request_.chunk_positions));
     }
-    const auto [first, count] = chunks[static_cast<std::size_t>(task.chunk)];
     LevelChecks checks;
     SolveOptions options{request_.worker.thread_count(), request_.narrow_limit};
     if (request_.check_in_build) options.checks = &checks;
@@ -637,7 +679,8 @@ TaskOutcome UnitWorker::solve_unit(const Task& task) {
     outcome.bytes = native::write_unit_file(native::unit_chunk_path(request_.out, task.slice, task.advancement, task.chunk), level,
                                             inputs, {.threads = request_.worker.thread_count()});
     report_checks(task, checks, outcome);
-    // A whole level is the level above of the next level down: kept rather than read back.
+    // A whole level is the level above of the next level down: kept rather than read back. A
+    // chunk's partial level above is of no use to another chunk.
     c.above.reset();
     if (chunks.size() == 1) c.above.emplace(std::move(level));
     return outcome;
