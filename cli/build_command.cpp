@@ -45,6 +45,10 @@ constexpr const char* kBuildHelp =
     "                the slice file is written, so an interrupted build (even kill -9) resumes at\n"
     "                the first unfinished level; the files are the same (default 8388608:\n"
     "                the larger 5-piece slices and every 6-piece one; 0: every slice)\n"
+    "  --chunk-positions P  native: cut each level of a slice solved in units into units of about\n"
+    "                P positions, each reading only the blocks of the level above that its men\n"
+    "                reach, so that memory follows P rather than the size of a level (default 0:\n"
+    "                a level is one unit); the files are the same\n"
     "  --threads T   worker threads (default: all cores)\n"
     "  --zstd-level L  native: zstd level of the WLD pages (default 12); DTW and MTC pages use\n"
     "                at most 6 (docs/native-format.md)\n"
@@ -151,6 +155,7 @@ void add_build(CLI::App& app) {
     add_integer(command, "--threads", r.resources.threads, 1, 256);
     add_gibibytes(command, "--memory-gb", r.resources.memory_bytes);
     add_integer(command, "--units-from", r.unit_file_min_positions, 0, std::int64_t{1} << 62);
+    add_integer(command, "--chunk-positions", r.chunk_positions, 0, std::int64_t{1} << 62);
     command.add_option_function<std::string>("--kinds", [&r](const std::string& k) { r.kinds = workflow::parse_value_kinds(k); })
         ->type_name("K");
     add_integer(command, "--zstd-level", r.zstd_level, 1, 22);

@@ -21,6 +21,7 @@
 
 #include "core/formats/native/native_layout.hpp"
 #include "core/formats/native/manifest.hpp"
+#include "core/build/unit_chunks.hpp"
 #include "core/build/unit_file.hpp"
 #include "core/build/unit_range_reader.hpp"
 #include "core/formats/native/slice_file_writer.hpp"
@@ -490,10 +491,17 @@ TEST(UnitBuild, BuildThroughUnitFilesWritesTheSameBytesAndRemovesItsUnits) {
     const fs::path reference = scratch.sub("memory");
     workflow::build_database(test::unverified_build(reference, pieces));
     // Under the budget, every slice file is written from parts of one page run each.
-    for (const auto& [budget, part_positions] : {std::pair{std::uint64_t{9} << 20, std::uint64_t{1}}, std::pair{std::uint64_t{0}, std::uint64_t{0}}}) {
+    // And with levels cut into chunks of a few configurations, each reading only the blocks of the
+    // level above its men reach.
+    struct Case {
+        std::uint64_t budget, part_positions, chunk_positions;
+    };
+    for (const auto& [budget, part_positions, chunk_positions] :
+         {Case{std::uint64_t{9} << 20, 1, 0}, Case{0, 0, 0}, Case{std::uint64_t{9} << 20, 0, 3'000}}) {
         const fs::path dir = scratch.sub("units");
         workflow::BuildRequest r = test::unverified_build(dir, pieces);
         r.unit_file_min_positions = 0;
+        r.chunk_positions = chunk_positions;
         r.resources.memory_bytes = budget;
         r.assumed_process_bytes = 0;  // the budget is the build's alone, not the test process's
         if (part_positions > 0) r.part_positions = part_positions;
@@ -508,9 +516,12 @@ TEST(UnitBuild, BuildThroughUnitFilesWritesTheSameBytesAndRemovesItsUnits) {
             return true;
         };
         workflow::build_database(r, observer);
-        std::size_t levels = 0;
-        for (const SliceId s : build_order(pieces)) levels += men_configuration_levels(s).size();
-        EXPECT_EQ(unit_items, levels) << "budget " << budget;
+        std::size_t units = 0;
+        for (const SliceId s : build_order(pieces)) {
+            const std::uint64_t block = slice_size(s) / men_configurations(s.nbm, s.nwm);
+            for (const MenLevel& l : men_configuration_levels(s)) units += native::level_chunks(l.configurations.size(), block, chunk_positions).size();
+        }
+        EXPECT_EQ(unit_items, units) << "budget " << budget << ", chunks of " << chunk_positions;
         // Under the budget, slices dropped from memory come back from the unit files kept for
         // the slices that still read them, not from their slice files.
         if (budget > 0) {

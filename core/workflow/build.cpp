@@ -64,14 +64,14 @@ std::uint64_t budgeted_parts(std::uint64_t part_positions, std::uint64_t budget,
 
 std::string mebibytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
-// The single-process build as the engine runs it (build_engine.hpp): units of whole levels, slices
-// below unit_file_min_positions solved whole in memory, slices taken in build order, one worker
-// of every thread.
+// The single-process build as the engine runs it (build_engine.hpp): units of whole levels (or of
+// chunk_positions), slices below unit_file_min_positions solved whole in memory, slices taken in
+// build order, one worker of every thread.
 engine::EngineRequest engine_request(const BuildRequest& request, int threads, const std::vector<SliceId>& order) {
     engine::EngineRequest r;
     r.order = order;
     r.out = request.out;
-    r.chunk_positions = 0;
+    r.chunk_positions = request.chunk_positions;
     r.whole_slice_below = request.unit_file_min_positions;
     // A slice file is written from its units a part at a time, about 8 bytes a position per
     // thread (the part's values, its WLD bytes and its compressed pages): under a budget, the
@@ -94,6 +94,13 @@ std::string slice_detail(double solve_seconds, double write_seconds, std::uint64
     std::snprintf(detail, sizeof detail, "solve %.2f s, write %.2f s, %.3f WLD bits/position", solve_seconds, write_seconds,
                   8.0 * static_cast<double>(wld_bytes) / (2.0 * static_cast<double>(slice_size(s))));
     return detail;
+}
+
+// "0211 a3" for a unit of a whole level, "0211 a3 c2" for a chunk of one.
+std::string unit_label(const engine::Task& task, std::uint64_t chunk_positions) {
+    std::string label = task.slice.to_string() + " a" + std::to_string(task.advancement);
+    if (chunk_positions > 0) label += " c" + std::to_string(task.chunk);
+    return label;
 }
 
 std::string unit_detail(bool resumed, std::uint64_t file_bytes) {
@@ -129,7 +136,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
     }
     for (const engine::Scheduler::ResumedUnit& u : scheduler.resumed_units()) {
         done += u.positions;
-        report(observer, BuildItem{BuildStage::Resume, u.task.slice.to_string() + " a" + std::to_string(u.task.advancement), u.positions,
+        report(observer, BuildItem{BuildStage::Resume, unit_label(u.task, request.chunk_positions), u.positions,
                                    0, unit_detail(true, u.file_bytes), done, result.positions});
     }
     // Items come from the coordinator's thread (tasks done) and the worker's (slices brought back
@@ -166,7 +173,7 @@ void build_native(const BuildRequest& request, const BuildObserver& observer, in
             case engine::TaskKind::SolveUnit:
                 unit_seconds[s].first += outcome.seconds;
                 result.solve_seconds += outcome.seconds;
-                tell(BuildItem{BuildStage::Solve, s.to_string() + " a" + std::to_string(task.advancement), done - before, outcome.seconds,
+                tell(BuildItem{BuildStage::Solve, unit_label(task, request.chunk_positions), done - before, outcome.seconds,
                                unit_detail(false, outcome.bytes), done, result.positions});
                 break;
             case engine::TaskKind::EncodePart:

@@ -73,6 +73,12 @@ struct BuildRequest {
     // they are derived again from their successors). The 5-piece build takes 4% longer (248 s
     // against 237 s on 2 cores, measured with 2^22) and half the memory.
     std::uint64_t unit_file_min_positions = std::uint64_t{1} << 23;
+    // Native builds: a level of a slice solved in units is cut into chunks of about this many
+    // positions (whole men configurations), each a unit that reads only the blocks of the level
+    // above its men's moves reach, so that the memory of a unit follows the chunk size instead of
+    // the size of two levels (docs/architecture.md, step 5); the files written are the same.
+    // 0: a level is one unit.
+    std::uint64_t chunk_positions = 0;
     // Native builds: the file of a slice solved in units is encoded from them in parts of about
     // this many positions (whole page runs), each a part file in OUT/units, and then assembled,
     // so that no slice is ever held whole under a budget; the files written are the same.
