@@ -204,6 +204,27 @@ TEST_F(LevelSolve, TheBlocksAChunkReachesHoldEveryManMoveOfItsPositions) {
     }
 }
 
+// The level sizes a build plans with are those of the levels listed, for every slice up to 5
+// pieces and for 6-piece slices with 4 and 5 men; and they count the 1.6e9 configurations of a
+// 7-man slice without listing them.
+TEST_F(LevelSolve, LevelSizesAreCountedWithoutListingTheLevels) {
+    std::vector<SliceId> slices = build_order(5);
+    for (const SliceId s : {SliceId{2, 1, 2, 1}, SliceId{5, 0, 0, 1}}) slices.push_back(s);
+    for (const SliceId s : slices) {
+        const std::vector<MenLevel> levels = men_configuration_levels(s);
+        const std::vector<MenLevelSize> sizes = men_level_sizes(s);
+        ASSERT_EQ(sizes.size(), levels.size()) << s.to_string();
+        for (std::size_t i = 0; i < levels.size(); ++i) {
+            EXPECT_EQ(sizes[i].advancement, levels[i].advancement) << s.to_string();
+            EXPECT_EQ(sizes[i].configurations, levels[i].configurations.size()) << s.to_string() << " a" << levels[i].advancement;
+        }
+    }
+    std::uint64_t total = 0;
+    for (const MenLevelSize& l : men_level_sizes(SliceId{4, 0, 3, 0})) total += l.configurations;
+    EXPECT_EQ(total, men_configurations(4, 3));
+    EXPECT_GT(total, std::uint64_t{1'600'000'000});
+}
+
 class UnitFiles : public LevelSolve {};
 
 TEST_F(UnitFiles, RoundTripAndNameTheirUnit) {

@@ -11,7 +11,7 @@ namespace egdb::native {
 std::uint64_t solve_need_bytes(SliceId s, bool by_units, int threads, std::uint64_t part_positions, std::uint64_t chunk_positions) {
     const std::uint64_t n = slice_size(s);
     std::uint64_t widest = 0;
-    for (const MenLevel& l : men_configuration_levels(s)) widest = std::max<std::uint64_t>(widest, l.configurations.size());
+    for (const MenLevelSize& l : men_level_sizes(s)) widest = std::max(widest, l.configurations);
     const std::uint64_t block = n / men_configurations(s.nbm, s.nwm);
     // A unit holds at most `held` configurations of its own level.
     const std::uint64_t held = !by_units || chunk_positions == 0 ? widest : std::min(widest, std::max<std::uint64_t>(1, chunk_positions / block));

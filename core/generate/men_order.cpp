@@ -44,6 +44,44 @@ std::vector<MenLevel> men_configuration_levels(SliceId slice) {
     return levels;
 }
 
+std::vector<MenLevelSize> men_level_sizes(SliceId slice) {
+    // ways[b][w][a]: placements of b black and w white men on the squares seen so far with
+    // advancement a. A black man never stands on row 10, a white man never on row 1 (they would
+    // have promoted).
+    constexpr int kMaxAdvancement = 2 * kMaxPiecesPerSide * (kRows - 1);
+    using Counts = std::vector<std::vector<std::vector<std::uint64_t>>>;
+    Counts ways(static_cast<std::size_t>(slice.nbm + 1),
+                std::vector<std::vector<std::uint64_t>>(static_cast<std::size_t>(slice.nwm + 1),
+                                                        std::vector<std::uint64_t>(kMaxAdvancement + 1, 0)));
+    ways[0][0][0] = 1;
+    for (int square = kNumSquares; square >= 1; --square) {
+        const int row = row_of(square);
+        const bool black_may = row != kRows - 1;
+        const bool white_may = row != 0;
+        // Counts for more men come from counts for fewer: walk b and w downwards, in place.
+        for (int b = slice.nbm; b >= 0; --b) {
+            for (int w = slice.nwm; w >= 0; --w) {
+                auto& into = ways[static_cast<std::size_t>(b)][static_cast<std::size_t>(w)];
+                for (int a = kMaxAdvancement; a >= 0; --a) {
+                    std::uint64_t add = 0;
+                    if (black_may && b > 0 && a >= row) add += ways[static_cast<std::size_t>(b - 1)][static_cast<std::size_t>(w)][static_cast<std::size_t>(a - row)];
+                    const int white_rows = kRows - 1 - row;
+                    if (white_may && w > 0 && a >= white_rows) {
+                        add += ways[static_cast<std::size_t>(b)][static_cast<std::size_t>(w - 1)][static_cast<std::size_t>(a - white_rows)];
+                    }
+                    into[static_cast<std::size_t>(a)] += add;
+                }
+            }
+        }
+    }
+    std::vector<MenLevelSize> sizes;
+    const auto& counts = ways[static_cast<std::size_t>(slice.nbm)][static_cast<std::size_t>(slice.nwm)];
+    for (int a = kMaxAdvancement; a >= 0; --a) {
+        if (counts[static_cast<std::size_t>(a)] != 0) sizes.push_back({a, counts[static_cast<std::size_t>(a)]});
+    }
+    return sizes;
+}
+
 std::vector<std::uint64_t> configurations_reached(SliceId slice, std::span<const std::uint64_t> configurations) {
     const SliceIndexer& indexer = slice_indexer(slice);
     const KingPlacements kings(slice);

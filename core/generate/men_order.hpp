@@ -30,6 +30,15 @@ struct MenLevel {
 // groups are left out.
 std::vector<MenLevel> men_configuration_levels(SliceId slice);
 
+// How many men configurations each of those groups has, in the same order, counted square by
+// square without listing them: what a build plans with (slice 4030 of 7 pieces has 1.6e9
+// configurations, 13 GB listed).
+struct MenLevelSize {
+    int advancement = 0;
+    std::uint64_t configurations = 0;
+};
+std::vector<MenLevelSize> men_level_sizes(SliceId slice);
+
 // The men configurations of `slice` that a man move staying in the slice (no capture, no
 // promotion, either side to move) leads to from any position of `configurations`, increasing and
 // without repeats: the blocks of the level above that solving those configurations reads (all of

@@ -96,21 +96,26 @@ Scheduler::Scheduler(const EngineRequest& request, std::function<void(const std:
         positions_total_ += slice_size(id);
         s.finished = directory_.finished(id);
         s.whole = slice_size(id) < request.whole_slice_below;
-        const std::vector<MenLevel> levels = s.whole ? std::vector<MenLevel>{} : men_configuration_levels(id);
-        for (const MenLevel& l : levels) {
+        // Planned from the level sizes; the configurations are listed only to check the unit files
+        // of a slice that has some (a 7-piece slice may have 1.6e9 of them).
+        const std::vector<MenLevelSize> sizes = s.whole ? std::vector<MenLevelSize>{} : men_level_sizes(id);
+        const std::vector<MenLevel> listed =
+            !s.whole && !s.finished && native::has_unit_files(request.out, id) ? men_configuration_levels(id) : std::vector<MenLevel>{};
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            const MenLevelSize& l = sizes[k];
             Level level;
             level.advancement = l.advancement;
-            for (const auto& [first, count] : level_chunks(l.configurations.size(), s.block_size, request.chunk_positions)) {
+            for (const auto& [first, count] : level_chunks(l.configurations, s.block_size, request.chunk_positions)) {
                 Chunk c{first, count, State::Waiting};
                 ++units_total_;
                 const int chunk = static_cast<int>(level.chunks.size());
                 const std::filesystem::path unit = native::unit_chunk_path(request.out, id, l.advancement, chunk);
                 if (s.finished) {
                     c.state = State::Done;
-                } else if (std::filesystem::exists(unit, ec)) {
+                } else if (!listed.empty() && std::filesystem::exists(unit, ec)) {
                     try {
-                        native::UnitFileReader(unit, id, l.advancement, chunk_span(l, first, count),
-                                               unit_inputs(levels, successors, l.advancement))
+                        native::UnitFileReader(unit, id, l.advancement, chunk_span(listed[k], first, count),
+                                               unit_inputs(listed, successors, l.advancement))
                             .verify();
                         c.state = State::Done;
                         ++units_resumed_;
