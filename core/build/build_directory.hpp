@@ -1,7 +1,7 @@
-// The output directory of a native build, as every build driver sees it (the single-process build
-// of workflow/build.cpp and the distributed one of workflow/build_engine.cpp): where slice,
-// unit and part files go, which slices are finished, the unit files kept for a slice, how a
-// finished slice comes back into memory, and what a build leaves when it ends. The state of a
+// The output directory of a native build, as the build engine (workflow/build_engine.hpp) sees it
+// for both its drivers: where slice, unit and part files go, which slices are finished, the unit
+// files kept for a slice, how a finished slice comes back into memory, and what a build leaves
+// when it ends. The state of a
 // build is the directory (docs/distributed-build.md): every file is renamed into place when
 // complete, so opening it again after a kill finds what is done.
 #pragma once

@@ -1,6 +1,6 @@
 // What solving one slice holds itself, besides the solved slices it reads: the step of the memory
-// plan (DecodedSlicePlan) for the single-process build and for a distributed worker, and what a
-// build checks against the machine before it starts.
+// plan (DecodedSlicePlan) of a build engine's worker, and what a build checks against the
+// machine before it starts.
 #pragma once
 
 #include <cstdint>

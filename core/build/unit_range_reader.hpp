@@ -1,7 +1,6 @@
 // The values of a run of positions of a slice solved in units (unit_file.hpp), read from the
 // unit files of its levels, or of their chunks, without holding the slice: what a slice file is
-// encoded from part by part (slice_part_file.hpp), in the single-process build as in the
-// distributed one (docs/native-format.md, "Part files").
+// encoded from part by part (slice_part_file.hpp; docs/native-format.md, "Part files").
 #pragma once
 
 #include <array>

@@ -91,10 +91,11 @@ public:
     void solve_levels(LevelSink& sink) const;
 
     // Solves the men configurations `configurations` (increasing, all of advancement
-    // `advancement`: a level or a chunk of one) and returns them as a SolvedLevel. `next` is the
-    // whole level advancement + 1 when the slice has one (else nullptr): the unit of work of a
-    // distributed build (workflow/build_engine.hpp). Throws what solve() throws, and
-    // std::logic_error when a man move leads outside `next`.
+    // `advancement`: a level or a chunk of one) and returns them as a SolvedLevel. `next` holds
+    // level advancement + 1 when the slice has one (else nullptr): the whole level, or at least
+    // the configurations_reached of these (men_order.hpp). The unit of work of the build engine
+    // (workflow/build_engine.hpp). Throws what solve() throws, and std::logic_error when a man
+    // move leads outside `next`.
     SolvedLevel solve_level(int advancement, std::vector<std::uint64_t> configurations, const SolvedLevel* next) const;
 
 private:

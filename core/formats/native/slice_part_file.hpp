@@ -1,8 +1,8 @@
 // Part files: the encoded pages of one range of positions of a slice, for every section of its
-// file (docs/native-format.md, "Part files"). A distributed build encodes the page ranges of a
-// large slice on many workers, each into a part file, and one task then concatenates them into
-// the slice file; the pages are the same bytes the single-process writer produces
-// (page_encoder.hpp), so the slice file is byte-identical to it.
+// file (docs/native-format.md, "Part files"). A build encodes the page ranges of a slice solved in
+// units as tasks (on many workers when distributed), each into a part file, and one task then
+// concatenates them into the slice file; the pages are the same bytes the writer of a whole slice
+// produces (page_encoder.hpp), so the slice file is byte-identical to it.
 //
 // Layout, little-endian:
 //   header   "EGDBPART", u32 version (1), u8 nbm nbk nwm nwk, u32 part, u64 first position,
