@@ -9,6 +9,8 @@
 #include "core/build/build_directory.hpp"
 #include "core/build/unit_file.hpp"
 #include "core/generate/build_driver.hpp"
+#include "core/util/bit_run.hpp"
+#include "core/util/error.hpp"
 
 namespace egdb::native {
 
@@ -42,6 +44,80 @@ std::vector<UnitSource> chunk_sources(const std::filesystem::path& out, SliceId 
         }
     }
     return units;
+}
+
+namespace {
+
+SolvedLevel read_level(const std::filesystem::path& out, SliceId s, std::span<const MenLevel> levels, int advancement,
+                       std::uint64_t chunk_positions, const std::vector<std::uint64_t>* wanted) {
+    const auto found_level = std::find_if(levels.begin(), levels.end(), [&](const MenLevel& x) { return x.advancement == advancement; });
+    if (found_level == levels.end()) throw InvalidArgumentError("slice " + s.to_string() + " has no level " + std::to_string(advancement));
+    const MenLevel& l = *found_level;
+    const std::vector<std::uint64_t>& held = wanted != nullptr ? *wanted : l.configurations;
+    SolvedLevel level(s, advancement, held);
+    const UnitInputs inputs = unit_inputs(levels, successor_slices(s), advancement);
+    const std::uint64_t b = level.block_size();
+    std::size_t found = 0;
+    int chunk = 0;
+    for (const auto& [first, count] : level_chunks(l.configurations.size(), b, chunk_positions)) {
+        const std::span<const std::uint64_t> configurations = std::span(l.configurations).subspan(first, count);
+        const auto begin = std::lower_bound(held.begin(), held.end(), configurations.front());
+        const auto end = std::upper_bound(begin, held.end(), configurations.back());
+        const int this_chunk = chunk++;
+        if (begin == end) continue;
+        // Where each slot of the chunk goes in `level` (-1: not held), and the runs of slots held.
+        std::vector<std::ptrdiff_t> into(count, -1);
+        for (auto it = begin; it != end; ++it) {
+            const auto slot = std::lower_bound(configurations.begin(), configurations.end(), *it);
+            if (slot == configurations.end() || *slot != *it) {
+                throw InternalError("slice " + s.to_string() + " level " + std::to_string(advancement) + " has no configuration " +
+                                    std::to_string(*it));
+            }
+            into[static_cast<std::size_t>(slot - configurations.begin())] = it - held.begin();
+        }
+        found += static_cast<std::size_t>(end - begin);
+        const UnitFileReader unit(unit_chunk_path(out, s, advancement, this_chunk), s, advancement, configurations, inputs);
+        const auto copy = [&](std::uint64_t slot, const UnitFileReader::Block& block) {
+            const auto at = static_cast<std::uint64_t>(into[slot]);
+            for (const Color side : {Color::Black, Color::White}) {
+                const auto k = static_cast<std::size_t>(side);
+                std::copy_n(block.dtw[k].begin(), b, level.block_dtw_codes(at, side).begin());
+                std::copy_n(block.mtc[k].begin(), b, level.block_mtc(at, side).begin());
+                copy_bits(block.captures[k], level.capture_bits(side), at * b);
+            }
+        };
+        for (std::size_t slot = 0; slot < count;) {
+            if (into[slot] < 0) {
+                ++slot;
+                continue;
+            }
+            std::size_t run = slot;
+            while (run < count && into[run] >= 0) ++run;
+            unit.read_slots(slot, run - slot, copy);
+            slot = run;
+        }
+        // The chunk's wide positions, keyed by chunk offset, at their offsets in `level`.
+        for (const Color side : {Color::Black, Color::White}) {
+            for (const auto& [offset, d] : unit.wide(side)) {
+                const std::ptrdiff_t at = into[offset / b];
+                if (at >= 0) level.wide(side).set(static_cast<std::uint64_t>(at) * b + offset % b, d);
+            }
+        }
+    }
+    if (found != held.size()) throw InternalError("slice " + s.to_string() + ": configurations asked for outside level " + std::to_string(advancement));
+    return level;
+}
+
+}  // namespace
+
+SolvedLevel read_unit_level(const std::filesystem::path& out, SliceId slice, std::span<const MenLevel> levels, int advancement,
+                            std::uint64_t chunk_positions) {
+    return read_level(out, slice, levels, advancement, chunk_positions, nullptr);
+}
+
+SolvedLevel read_unit_level(const std::filesystem::path& out, SliceId slice, std::span<const MenLevel> levels, int advancement,
+                            std::uint64_t chunk_positions, const std::vector<std::uint64_t>& wanted) {
+    return read_level(out, slice, levels, advancement, chunk_positions, &wanted);
 }
 
 SolvedSlice assemble_units(SliceId slice, std::span<const UnitSource> units, SideSet needed, int threads) {

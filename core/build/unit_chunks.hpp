@@ -13,6 +13,7 @@
 
 #include "core/build/unit_range_reader.hpp"
 #include "core/generate/men_order.hpp"
+#include "core/generate/solved_level.hpp"
 #include "core/generate/solved_slice.hpp"
 #include "core/index/side_set.hpp"
 #include "core/index/slice.hpp"
@@ -36,6 +37,16 @@ UnitInputs unit_inputs(std::span<const MenLevel> levels, const std::vector<Slice
 // configurations of each source are a span of `levels`, which must outlive them.
 std::vector<UnitSource> chunk_sources(const std::filesystem::path& out, SliceId slice, std::span<const MenLevel> levels,
                                       std::uint64_t chunk_positions);
+
+// Level `advancement` of `slice` (of `levels`, men_configuration_levels) from its unit files cut
+// by `chunk_positions`, as one SolvedLevel: the whole level, or only the configurations `wanted`
+// (increasing, all of that level: what configurations_reached gives a chunk of the level below).
+// Throws FileError or CorruptDataError for a missing or damaged unit, InternalError when `wanted`
+// is not of the level.
+SolvedLevel read_unit_level(const std::filesystem::path& out, SliceId slice, std::span<const MenLevel> levels, int advancement,
+                            std::uint64_t chunk_positions);
+SolvedLevel read_unit_level(const std::filesystem::path& out, SliceId slice, std::span<const MenLevel> levels, int advancement,
+                            std::uint64_t chunk_positions, const std::vector<std::uint64_t>& wanted);
 
 // The slice from its units (every level, every chunk), holding SolvedSlice::sides_to_hold(slice,
 // `sides`) only, read on `threads` threads a unit at a time; every frame is checked. Throws

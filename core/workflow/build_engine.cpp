@@ -442,71 +442,6 @@ UnitWorker::Context& UnitWorker::context() {
     return *context_;
 }
 
-namespace {
-
-// Level `advancement` of `s` from its chunks' files, as one SolvedLevel: the whole level, or only
-// the configurations `wanted` (increasing, all of the level: configurations_reached).
-SolvedLevel read_level(const std::filesystem::path& out, SliceId s, const std::vector<MenLevel>& levels,
-                       const std::vector<SliceId>& successors, int advancement, std::uint64_t chunk_positions,
-                       const std::vector<std::uint64_t>* wanted = nullptr) {
-    const MenLevel& l = find_level(levels, s, advancement);
-    const std::vector<std::uint64_t>& held = wanted != nullptr ? *wanted : l.configurations;
-    SolvedLevel level(s, advancement, held);
-    const native::UnitInputs inputs = unit_inputs(levels, successors, advancement);
-    const std::uint64_t b = level.block_size();
-    std::size_t found = 0;
-    int chunk = 0;
-    for (const auto& [first, count] : level_chunks(l.configurations.size(), b, chunk_positions)) {
-        const std::span<const std::uint64_t> configurations = chunk_span(l, first, count);
-        const auto begin = std::lower_bound(held.begin(), held.end(), configurations.front());
-        const auto end = std::upper_bound(begin, held.end(), configurations.back());
-        const int this_chunk = chunk++;
-        if (begin == end) continue;
-        // Where each slot of the chunk goes in `level` (-1: not held), and the runs of slots held.
-        std::vector<std::ptrdiff_t> into(count, -1);
-        for (auto it = begin; it != end; ++it) {
-            const auto slot = std::lower_bound(configurations.begin(), configurations.end(), *it);
-            if (slot == configurations.end() || *slot != *it) {
-                throw InternalError("slice " + s.to_string() + " level " + std::to_string(advancement) + " has no configuration " +
-                                    std::to_string(*it));
-            }
-            into[static_cast<std::size_t>(slot - configurations.begin())] = it - held.begin();
-        }
-        found += static_cast<std::size_t>(end - begin);
-        const native::UnitFileReader unit(native::unit_chunk_path(out, s, advancement, this_chunk), s, advancement, configurations, inputs);
-        const auto copy = [&](std::uint64_t slot, const native::UnitFileReader::Block& block) {
-            const auto at = static_cast<std::uint64_t>(into[slot]);
-            for (const Color side : {Color::Black, Color::White}) {
-                const auto k = static_cast<std::size_t>(side);
-                std::copy_n(block.dtw[k].begin(), b, level.block_dtw_codes(at, side).begin());
-                std::copy_n(block.mtc[k].begin(), b, level.block_mtc(at, side).begin());
-                copy_bits(block.captures[k], level.capture_bits(side), at * b);
-            }
-        };
-        for (std::size_t slot = 0; slot < count;) {
-            if (into[slot] < 0) {
-                ++slot;
-                continue;
-            }
-            std::size_t run = slot;
-            while (run < count && into[run] >= 0) ++run;
-            unit.read_slots(slot, run - slot, copy);
-            slot = run;
-        }
-        // The chunk's wide positions, keyed by chunk offset, at their offsets in `level`.
-        for (const Color side : {Color::Black, Color::White}) {
-            for (const auto& [offset, d] : unit.wide(side)) {
-                const std::ptrdiff_t at = into[offset / b];
-                if (at >= 0) level.wide(side).set(static_cast<std::uint64_t>(at) * b + offset % b, d);
-            }
-        }
-    }
-    if (found != held.size()) throw InternalError("slice " + s.to_string() + ": configurations asked for outside level " + std::to_string(advancement));
-    return level;
-}
-
-}  // namespace
-
 void UnitWorker::release_unread(Context& c) {
     // A slice held is dropped once every slice of the order that reads it has its file, and kept
     // for the sides to move those left read it at. A slice being solved has no file yet.
@@ -596,7 +531,8 @@ void UnitWorker::enter_slice(Context& c, SliceId slice) {
     if (c.slice == slice) return;
     c.slice.reset();
     c.above.reset();
-    c.levels = men_configuration_levels(slice);
+    // A slice solved whole lists its levels in the solver; only units need them here.
+    c.levels = slice_size(slice) >= request_.whole_slice_below ? men_configuration_levels(slice) : std::vector<MenLevel>{};
     c.successors = successor_slices(slice);
     prepare_inputs(c, slice);
     c.slice = slice;  // only once its inputs are in place
@@ -667,10 +603,10 @@ TaskOutcome UnitWorker::solve_unit(const Task& task) {
         // its memory follows the chunk size, not the size of the level above.
         c.above.reset();
         const std::vector<std::uint64_t> reached = configurations_reached(task.slice, chunk_span(l, first, count));
-        c.above.emplace(read_level(request_.out, task.slice, c.levels, c.successors, inputs.level_read, request_.chunk_positions, &reached));
+        c.above.emplace(native::read_unit_level(request_.out, task.slice, c.levels, inputs.level_read, request_.chunk_positions, reached));
     } else if (!c.above || c.above->advancement() != inputs.level_read) {
         c.above.reset();
-        c.above.emplace(read_level(request_.out, task.slice, c.levels, c.successors, inputs.level_read, request_.chunk_positions));
+        c.above.emplace(native::read_unit_level(request_.out, task.slice, c.levels, inputs.level_read, request_.chunk_positions));
     }
     LevelChecks checks;
     SolveOptions options{request_.worker.thread_count(), request_.narrow_limit};
