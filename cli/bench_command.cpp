@@ -7,11 +7,13 @@
 
 #include "bench/build_table.hpp"
 #include "bench/index_table.hpp"
+#include "bench/kings_only_table.hpp"
 #include "bench/perft_table.hpp"
 #include "bench/probe_table.hpp"
 #include "bench/serve_table.hpp"
 #include "cli/command.hpp"
 #include "core/index/slice.hpp"
+#include "core/workflow/build.hpp"
 
 namespace egdb::cli {
 namespace {
@@ -30,6 +32,10 @@ constexpr Benchmark kBenchmarks[] = {
     {"build", "[--pieces N] [--threads N]",
      "solves every slice up to N pieces (default 4) in memory: seconds, positions/s,\n"
      "          peak memory per slice\n"},
+    {"kings-only", "[--slice S] [--threads N]",
+     "solves slice S without men (default 0302) after its successors, with BlockSolver's\n"
+     "          entry states (the baseline) and in place: seconds, positions/s, ratio, memory,\n"
+     "          same bytes\n"},
     {"probe", "--db DIR [--pieces N] [--seconds S] [--small-cache-mb M]",
      "lookups per second on random positions of a database (native or Kingsrow): raw and\n"
      "          with search, single calls and batches of 256, 1 and 2 threads, warm and small cache,\n"
@@ -70,7 +76,7 @@ void add_bench(CLI::App& app) {
     // subcommand is required") names nothing, and which would be reported instead of the word
     // on `egdb bench frobnicate` that names no benchmark.
     benchmarks.callback([&benchmarks] {
-        if (benchmarks.get_subcommands().empty()) throw CLI::RequiredError("a benchmark (index, perft, build, probe or serve)");
+        if (benchmarks.get_subcommands().empty()) throw CLI::RequiredError("a benchmark (index, perft, build, kings-only, probe or serve)");
     });
 
     const auto index_seconds = std::make_shared<double>(1.0);
@@ -86,6 +92,15 @@ void add_bench(CLI::App& app) {
     CLI::App& build = add_benchmark(benchmarks, "build", build_options, bench::print_build_benchmark);
     add_integer(build, "--pieces", build_options->max_pieces, 2, 2 * kMaxPiecesPerSide);
     add_integer(build, "--threads", build_options->threads, 1, 256);
+
+    const auto kings_options = std::make_shared<bench::KingsOnlyBenchOptions>();
+    CLI::App& kings = add_benchmark(benchmarks, "kings-only", kings_options, bench::print_kings_only_benchmark);
+    kings.add_option_function<std::string>("--slice", [o = kings_options.get()](const std::string& text) {
+        const std::vector<SliceId> slices = workflow::parse_slice_list(text);
+        if (slices.size() != 1) throw UsageError("--slice takes one slice");
+        o->slice = slices.front();
+    })->type_name("S");
+    add_integer(kings, "--threads", kings_options->threads, 1, 256);
 
     const auto probe_options = std::make_shared<bench::ProbeBenchOptions>();
     CLI::App& probe = add_benchmark(benchmarks, "probe", probe_options, bench::print_probe_benchmark);

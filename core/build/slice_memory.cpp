@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/generate/kings_only_solver.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/index/slice_indexer.hpp"
 #include "core/util/error.hpp"
@@ -16,7 +17,10 @@ std::uint64_t solve_need_bytes(SliceId s, bool by_units, int threads, std::uint6
     // A unit holds at most `held` configurations of its own level.
     const std::uint64_t held = !by_units || chunk_positions == 0 ? widest : std::min(widest, std::max<std::uint64_t>(1, chunk_positions / block));
     const std::uint64_t workers = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), held);
-    const std::uint64_t workspaces = kBlockWorkspaceBytes * block * workers;
+    // A slice without men is solved in the bytes of its level (kings_only_solver.hpp), on every
+    // thread, with a few bits an entry beside them.
+    const bool without_men = s.nbm == 0 && s.nwm == 0;
+    const std::uint64_t workspaces = without_men ? KingsOnlySolver::workspace_bytes(block) : kBlockWorkspaceBytes * block * workers;
     // Each level's plan of blocks (colour_mirror.hpp): a slot to solve (8 bytes) per
     // configuration; in a colour-symmetric slice a partner (8), then a slot to solve (8) or a pair
     // to fill (16).
@@ -27,7 +31,7 @@ std::uint64_t solve_need_bytes(SliceId s, bool by_units, int threads, std::uint6
     // moves reach (configurations_reached), at most two a man.
     const std::uint64_t configuration_bytes = 4 * block + block / 4;
     const std::uint64_t men = static_cast<std::uint64_t>(s.nbm + s.nwm);
-    const std::uint64_t above = held == widest ? widest : std::min(widest, 2 * men * held);
+    const std::uint64_t above = men == 0 ? 0 : held == widest ? widest : std::min(widest, 2 * men * held);
     const std::uint64_t part = std::max<std::uint64_t>(1, std::min(part_positions, n));
     const std::uint64_t writers = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), (n + part - 1) / part);
     return std::max((held + above) * configuration_bytes + workspaces + block_plan, 8 * part * writers);

@@ -20,11 +20,13 @@ namespace egdb::native {
 // 128 MiB higher, 1.4 bytes a position.
 inline constexpr std::uint64_t kBlockWorkspaceBytes = 20;
 
+// A slice without men holds a few bits an entry instead (KingsOnlySolver::workspace_bytes).
+//
 // Solved whole in memory (`by_units` false): the slice's solution and, while it is written, the
 // writer's buffers (the packed WLD of both sides and the compressed pages, about 3 bytes a
 // position). Solved in units: a unit's configurations (a level, or a chunk of about
 // `chunk_positions` positions, 0: whole levels) and what it reads of the level above (the whole
-// level, or the blocks a chunk reaches), and while its file is written from its units a part of
+// level, or the blocks a chunk reaches; a slice without men has one level), and while its file is written from its units a part of
 // `part_positions` (8 bytes a position) on each thread that has one. Either way each thread's
 // block workspace and the plan of the blocks solved.
 std::uint64_t solve_need_bytes(SliceId slice, bool by_units, int threads, std::uint64_t part_positions,

@@ -5,13 +5,14 @@
 
 #include "core/generate/block_successors.hpp"
 #include "core/generate/king_placements.hpp"
+#include "core/generate/kings_only_solver.hpp"
 #include "core/values/one_ply_check.hpp"
 #include "core/values/position_value.hpp"
 #include "core/notation/fen.hpp"
 #include "core/util/parallel_ranges.hpp"
 
 namespace egdb {
-namespace {
+namespace block_check_detail {
 
 // The block being checked, as the level stores it (fold_king_moves reads it).
 class StoredBlock {
@@ -50,7 +51,9 @@ bool same_value(const PositionValue& stored, const PositionValue& derived) noexc
     return stored.wld == derived.wld && (stored.wld == WldValue::Draw || (stored.dtw == derived.dtw && stored.mtc == derived.mtc));
 }
 
-}  // namespace
+}  // namespace block_check_detail
+
+using namespace block_check_detail;
 
 void CheckTally::add(CheckTally&& other, std::size_t max_messages) {
     positions += other.positions;
@@ -60,7 +63,8 @@ void CheckTally::add(CheckTally&& other, std::size_t max_messages) {
     }
 }
 
-void check_solved_block(const BlockSolver& solver, const SolvedLevel& level, std::size_t slot, std::size_t threads,
+template <class Solver>
+void check_solved_block(const Solver& solver, const SolvedLevel& level, std::size_t slot, std::size_t threads,
                         CheckTally& tally, std::size_t max_messages) {
     const KingPlacements& kings = solver.kings();
     const SliceId slice = solver.slice();
@@ -103,5 +107,8 @@ void check_solved_block(const BlockSolver& solver, const SolvedLevel& level, std
         tally.add(std::move(part), max_messages);
     }
 }
+
+template void check_solved_block(const BlockSolver&, const SolvedLevel&, std::size_t, std::size_t, CheckTally&, std::size_t);
+template void check_solved_block(const KingsOnlySolver&, const SolvedLevel&, std::size_t, std::size_t, CheckTally&, std::size_t);
 
 }  // namespace egdb

@@ -42,7 +42,9 @@ struct CheckTally {
 // conversions() are this block's), on up to `threads` threads when the block is large
 // (BlockSolver::shares_block). Other blocks of `level` may be solved meanwhile. Adds to
 // `tally`, describing at most `max_messages` mismatches.
-void check_solved_block(const BlockSolver& solver, const SolvedLevel& level, std::size_t slot, std::size_t threads,
+// `Solver` is BlockSolver or KingsOnlySolver (which solves the one block of a slice without men).
+template <class Solver>
+void check_solved_block(const Solver& solver, const SolvedLevel& level, std::size_t slot, std::size_t threads,
                         CheckTally& tally, std::size_t max_messages = 8);
 
 }  // namespace egdb

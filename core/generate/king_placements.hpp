@@ -14,6 +14,7 @@
 #include "core/board/position.hpp"
 #include "core/index/slice.hpp"
 #include "core/index/slice_indexer.hpp"
+#include "core/rules/king_slides.hpp"
 
 namespace egdb {
 
@@ -114,6 +115,39 @@ private:
     Bitboard others_;
     std::array<std::uint64_t, kMaxPiecesPerSide> base_{};
 };
+
+// Calls step(local) with the local index (in the block of men `men`) of every position one king
+// move of `mover` leads to from `p`, until step returns false (then returns false). A slide is reversible over the same empty squares, so these
+// are also the positions from which `mover` moved into `p`: the solver walks them as
+// predecessors, its check as successors. The mover's rank comes from KingStepRanks (black kings
+// skip the men, white kings the men and the black kings); a black move also changes the white
+// rank, since white kings skip black kings.
+template <class Step>
+bool for_each_king_step(const KingPlacements& kings, Bitboard men, const Position& p, Color mover, Step&& step) {
+    const Bitboard empty = p.empty();
+    const Bitboard black_kings = p.kings(Color::Black);
+    const Bitboard white_kings = p.kings(Color::White);
+    const auto each_king = [&](Bitboard movers, Bitboard free, auto&& local_after) {
+        const Bitboard logical = detail::extract_bits(movers, free);
+        for (; movers != 0; movers &= movers - 1) {
+            const Bitboard king = lowest_bit(movers);
+            const KingStepRanks ranks(logical & ~(Bitboard{1} << KingPlacements::logical_square(king, free)));
+            for (Bitboard targets = king_slide_targets(king, empty); targets != 0; targets &= targets - 1) {
+                const Bitboard to = lowest_bit(targets);
+                if (!step(local_after(ranks.rank(KingPlacements::logical_square(to, free)), king | to))) return false;
+            }
+        }
+        return true;
+    };
+    if (mover == Color::Black) {
+        return each_king(black_kings, kAllSquares & ~men, [&](std::uint64_t black_rank, Bitboard moved) {
+            return black_rank * kings.white_ranks() + kings.white_rank(men | (black_kings ^ moved), white_kings);
+        });
+    } else {
+        const std::uint64_t black_part = kings.black_rank(men, black_kings) * kings.white_ranks();
+        return each_king(white_kings, kAllSquares & ~(men | black_kings), [&](std::uint64_t white_rank, Bitboard) { return black_part + white_rank; });
+    }
+}
 
 // The positions of consecutive indices from `first` on: the men of a block (one men
 // configuration) are unranked once, the kings of each position come from the slice's tables.

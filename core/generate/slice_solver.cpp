@@ -13,6 +13,7 @@
 #include "core/generate/block_solver.hpp"
 #include "core/generate/colour_mirror.hpp"
 #include "core/generate/king_placements.hpp"
+#include "core/generate/kings_only_solver.hpp"
 #include "core/generate/men_order.hpp"
 #include "core/util/error.hpp"
 
@@ -65,7 +66,8 @@ public:
     LevelWorkers(SliceId slice, const KingPlacements& kings, const SolvedLookup& smaller, std::size_t workers, std::size_t threads,
                  const SolveOptions& options)
         : slice_(slice), kings_(kings), smaller_(smaller), workers_(workers), threads_(std::max(threads, workers)),
-          narrow_limit_(options.narrow_limit), sharing_(options.sharing), colour_mirror_(options.colour_mirror) {}
+          narrow_limit_(options.narrow_limit), sharing_(options.sharing), colour_mirror_(options.colour_mirror),
+          kings_only_in_place_(options.kings_only_in_place && slice.nbm == 0 && slice.nwm == 0) {}
 
     // Solves every configuration of `level`, on up to `threads` threads. With `checks`, each
     // block is checked (block_check.hpp) by the thread(s) that solved it, right after: the check
@@ -79,6 +81,10 @@ public:
     // solving the fifth block alone, a third of the level's wall time with a core idle. In a level
     // of fewer configurations than threads, each block has threads / count of them.
     void solve(SolvedLevel& level, const SolvedLevel* next, const SolvedSlice* whole, LevelChecks* checks) {
+        if (kings_only_in_place_) {
+            solve_kings_only(level, checks);
+            return;
+        }
         const MirrorPlan plan = plan_colour_mirror(level, colour_mirror_, threads_);
         const std::vector<std::uint64_t>& slots = plan.solve;
         const std::size_t count = slots.size();
@@ -112,6 +118,17 @@ public:
     }
 
 private:
+    // The one block of a slice without men, on every thread, checked on every thread after.
+    void solve_kings_only(SolvedLevel& level, LevelChecks* checks) {
+        if (!kings_only_) kings_only_ = std::make_unique<KingsOnlySolver>(slice_, kings_, smaller_, narrow_limit_);
+        kings_only_->solve(level, threads_);
+        if (checks == nullptr) return;
+        const auto start = std::chrono::steady_clock::now();
+        check_solved_block(*kings_only_, level, 0, threads_, checks->result, checks->max_messages);
+        checks->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ++checks->levels_checked;
+    }
+
     // Items [first, last) of the blocks to solve (solve_block takes an item to its slot) on `active`
     // workers taking them in turn, each block shared by `block_threads` threads (the worker's among
     // them).
@@ -160,6 +177,8 @@ private:
     Plies narrow_limit_;
     BlockSharing sharing_;
     bool colour_mirror_;
+    bool kings_only_in_place_;
+    std::unique_ptr<KingsOnlySolver> kings_only_;
 };
 
 std::size_t total_threads(const SolveOptions& options) { return static_cast<std::size_t>(std::max(1, options.threads)); }

@@ -43,6 +43,9 @@ struct SolveOptions {
     // (colour_mirror.hpp) instead of solving them. The result is the same; tests turn it off to
     // compare.
     bool colour_mirror = true;
+    // Solve a slice without men ply by ply in the bytes of its solution (kings_only_solver.hpp),
+    // not with BlockSolver's entry states. The result is the same; tests turn it off to compare.
+    bool kings_only_in_place = true;
 };
 
 // What SolveOptions::checks collects over the levels of a slice.
