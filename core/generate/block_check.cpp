@@ -10,6 +10,7 @@
 #include "core/values/position_value.hpp"
 #include "core/notation/fen.hpp"
 #include "core/util/parallel_ranges.hpp"
+#include "core/util/prefetch.hpp"
 
 namespace egdb {
 namespace block_check_detail {
@@ -26,6 +27,9 @@ public:
     }
     DtwValue dtw_value(std::uint64_t local, Color side_to_move) const {
         return level_.dtw_value_at_while_solving(slot_, local, side_to_move);
+    }
+    void prefetch(std::uint64_t local, Color side_to_move) const noexcept {
+        prefetch_for_read(level_.dtw_codes(side_to_move).data() + slot_ * level_.block_size() + local);
     }
 
 private:

@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/rules/king_slides.hpp"
 #include "core/rules/movegen.hpp"
 #include "core/util/parallel_ranges.hpp"
 #include "core/util/prefetch.hpp"
@@ -313,35 +312,16 @@ void BlockSolver::propagate(std::size_t threads) {
 
 std::size_t BlockSolver::predecessors(Entry e, std::array<Entry, kMaxKingMoves>& out) const noexcept {
     const Color mover = opposite(static_cast<Color>(e & 1u));
-    const Bitboard men = black_men_ | white_men_;
-    const Position p = position_of(e);
-    const Bitboard empty = p.empty();
-    const Bitboard black_kings = p.kings(Color::Black);
-    const Bitboard white_kings = p.kings(Color::White);
-    const std::uint64_t fixed_black_rank = mover == Color::White ? kings_.black_rank(men, black_kings) : 0;
     // The predecessors first, with their states requested from memory, then the visits: the block
     // is far larger than the caches, and the loads then overlap instead of waiting one after
-    // another.
+    // another. A king un-moves to any square it slides to (for_each_king_step).
     std::size_t count = 0;
-    // A king un-moves to any square it slides to (king_slides.hpp): one loop a king. The mover's
-    // rank comes from KingStepRanks (black kings skip the men, white kings the men and the black
-    // kings); a black move also changes the white rank, since white kings skip black kings.
-    const Bitboard free = mover == Color::Black ? kAllSquares & ~men : kAllSquares & ~(men | black_kings);
-    const Bitboard logical = detail::extract_bits(p.kings(mover), free);
-    for (Bitboard movers = p.kings(mover); movers != 0; movers &= movers - 1) {
-        const Bitboard king = lowest_bit(movers);
-        const KingStepRanks ranks(logical & ~(Bitboard{1} << KingPlacements::logical_square(king, free)));
-        for (Bitboard from = king_slide_targets(king, empty); from != 0; from &= from - 1) {
-            const Bitboard to = lowest_bit(from);
-            const std::uint64_t rank = ranks.rank(KingPlacements::logical_square(to, free));
-            const std::uint64_t local =
-                mover == Color::Black ? rank * kings_.white_ranks() + kings_.white_rank(men | (black_kings ^ (king | to)), white_kings)
-                                      : fixed_black_rank * kings_.white_ranks() + rank;
-            const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
-            prefetch_for_write(&state_[pred]);
-            out[count++] = pred;
-        }
-    }
+    for_each_king_step(kings_, black_men_ | white_men_, position_of(e), mover, [&](std::uint64_t local) {
+        const auto pred = static_cast<Entry>(2 * local + static_cast<std::uint64_t>(mover));
+        prefetch_for_write(&state_[pred]);
+        out[count++] = pred;
+        return true;
+    });
     return count;
 }
 

@@ -35,62 +35,45 @@
 #include "core/index/slice_indexer.hpp"
 #include "core/rules/king_slides.hpp"
 #include "core/rules/movegen.hpp"
+#include "core/util/prefetch.hpp"
 
 namespace egdb {
 
 // Adds to `fold` every king move of `side_to_move` in `p`, a position of `block` whose side to
 // move has no capture (a king move then is legal). `Block` answers `DtwValue dtw_value(local,
 // Color)` and `PositionValue value(local, Color)` for the positions of the block and gives its
-// men (`black_men()`, `white_men()`), as below. A king move keeps the men and every piece, so its
+// men (`black_men()`, `white_men()`), as below, and may offer `prefetch(local, Color)`. A king move keeps the men and every piece, so its
 // successor is in the block; its local index comes from the kings alone (the mover's rank
 // changes; a white move keeps the black rank), without a move list or apply_move.
 template <class Block>
 void fold_king_moves(const KingPlacements& kings, const Block& block, const Position& p, Color side_to_move,
                      SuccessorFold& fold) {
     const Color opponent = opposite(side_to_move);
-    const Bitboard men = block.black_men() | block.white_men();
-    const Bitboard empty = p.empty();
-    const Bitboard black_kings = p.kings(Color::Black);
-    const Bitboard white_kings = p.kings(Color::White);
+    // The successors' local indices first, their bytes requested from memory as they come (when
+    // the block can say where they are), then read: in a large block each is a likely cache miss,
+    // and the misses then overlap instead of waiting one after another.
+    std::array<std::uint64_t, kMaxKingMoves> locals;
+    std::size_t moves = 0;
+    for_each_king_step(kings, block.black_men() | block.white_men(), p, side_to_move, [&](std::uint64_t local) {
+        if constexpr (requires { block.prefetch(local, opponent); }) block.prefetch(local, opponent);
+        locals[moves++] = local;
+        return true;
+    });
     // Two passes (SuccessorFold::add_distance): first the DTW byte of every successor, then the
     // MTC byte of those that decide the MTC, once the outcome is known. The two bytes are in
-    // separate arrays, each read a likely cache miss in a large block, and most MTC bytes are not
-    // needed (a drawn position needs none, a won one only those of the successors lost for the
-    // opponent).
+    // separate arrays, and most MTC bytes are not needed (a drawn position needs none, a won one
+    // only those of the successors lost for the opponent).
     struct DecidedSuccessor {
         std::uint64_t local;
         WldValue wld;
     };
     std::array<DecidedSuccessor, kMaxKingMoves> decided;
     std::size_t count = 0;
-    // A king slides over empty squares (king_slides.hpp: movegen's king moves, in another order;
-    // the fold does not depend on it). Its targets come without a loop over steps, so each king
-    // ends one loop, not one per direction.
-    // The mover's rank comes from KingStepRanks (black kings skip the men, white kings the men and
-    // the black kings); a black move also changes the white rank, since white kings skip black kings.
-    const auto each_king_move = [&](Bitboard movers, Bitboard free, auto&& local_after) {
-        const Bitboard logical = detail::extract_bits(movers, free);
-        for (; movers != 0; movers &= movers - 1) {
-            const Bitboard king = lowest_bit(movers);
-            const KingStepRanks ranks(logical & ~(Bitboard{1} << KingPlacements::logical_square(king, free)));
-            for (Bitboard targets = king_slide_targets(king, empty); targets != 0; targets &= targets - 1) {
-                const Bitboard to = lowest_bit(targets);
-                const std::uint64_t local = local_after(ranks.rank(KingPlacements::logical_square(to, free)), king | to);
-                const DtwValue child = block.dtw_value(local, opponent);
-                fold.add_distance(child);
-                decided[count] = {local, child.wld};
-                count += child.wld != WldValue::Draw ? 1 : 0;
-            }
-        }
-    };
-    if (side_to_move == Color::Black) {
-        each_king_move(black_kings, kAllSquares & ~men, [&](std::uint64_t black_rank, Bitboard step) {
-            return black_rank * kings.white_ranks() + kings.white_rank(men | (black_kings ^ step), white_kings);
-        });
-    } else {
-        const std::uint64_t black_part = kings.black_rank(men, black_kings) * kings.white_ranks();
-        each_king_move(white_kings, kAllSquares & ~(men | black_kings),
-                       [&](std::uint64_t white_rank, Bitboard) { return black_part + white_rank; });
+    for (const std::uint64_t local : std::span(locals).first(moves)) {
+        const DtwValue child = block.dtw_value(local, opponent);
+        fold.add_distance(child);
+        decided[count] = {local, child.wld};
+        count += child.wld != WldValue::Draw ? 1 : 0;
     }
     for (const DecidedSuccessor& child : std::span(decided).first(count)) {
         if (fold.needs_mtc(child.wld)) fold.add_mtc(child.wld, block.value(child.local, opponent).mtc);
@@ -179,6 +162,10 @@ struct WalkBlock {
     }
     DtwValue dtw_value(std::uint64_t local, Color side_to_move) const {
         return solved.dtw_value(walk.block_first() + local, side_to_move);
+    }
+    void prefetch(std::uint64_t local, Color side_to_move) const noexcept {
+        const std::span<const DistanceCode> codes = solved.dtw_codes(side_to_move);
+        if (!codes.empty()) prefetch_for_read(codes.data() + walk.block_first() + local);
     }
 };
 
