@@ -284,7 +284,7 @@ TEST(DistributedBuild, AWorkerUnderABudgetStaysWithinItAndWritesTheSameFiles) {
     Scheduler scheduler(request);
     UnitWorker worker(request);
     std::optional<SliceId> last;
-    std::size_t units = 0, units_reading_files = 0;
+    std::size_t units = 0, units_reading_files = 0, kept_whole = 0, let_go = 0;
     while (!scheduler.finished()) {
         const std::optional<Task> task = scheduler.next(last);
         ASSERT_TRUE(task.has_value()) << "nothing ready with nothing in flight";
@@ -294,12 +294,24 @@ TEST(DistributedBuild, AWorkerUnderABudgetStaysWithinItAndWritesTheSameFiles) {
         if (task->kind != TaskKind::SolveUnit) continue;
         ++units;
         EXPECT_LE(worker.decoded_bytes() + step_of(task->slice) + cache, budget) << to_string(*task);
+        // A whole level is kept for the level below it, and only then: the last level of a slice
+        // (the only one of a slice without men) is let go once its unit file is written.
+        const std::vector<MenLevel> levels = men_configuration_levels(task->slice);
+        const auto level = std::find_if(levels.begin(), levels.end(), [&](const MenLevel& l) { return l.advancement == task->advancement; });
+        ASSERT_NE(level, levels.end());
+        const bool whole_level = native::level_chunks(level->configurations.size(), native::block_size_of(task->slice), kChunk).size() == 1;
+        const bool has_level_below = level + 1 != levels.end() && (level + 1)->advancement == task->advancement - 1;
+        EXPECT_EQ(worker.kept_level_bytes() > 0, whole_level && has_level_below) << to_string(*task);
+        kept_whole += worker.kept_level_bytes() > 0 ? 1 : 0;
+        let_go += whole_level && !has_level_below ? 1 : 0;
         std::uint64_t reads_decoded = 0;
         for (const SuccessorRead& r : successor_reads(task->slice)) reads_decoded += DecodedSlicePlan::decoded_bytes(r.slice, r.sides);
         if (worker.decoded_bytes() < reads_decoded) ++units_reading_files;
     }
     scheduler.finish();
     EXPECT_GT(units_reading_files, 0U) << "of " << units << " units, none read a slice through its file";
+    EXPECT_GT(kept_whole, 0U);
+    EXPECT_GT(let_go, 0U);
     expect_same_slice_files(request.out, reference, pieces);
 }
 

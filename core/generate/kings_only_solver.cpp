@@ -4,11 +4,13 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <span>
 #include <string>
 
 #include "core/rules/movegen.hpp"
 #include "core/util/error.hpp"
 #include "core/util/parallel_ranges.hpp"
+#include "core/util/prefetch.hpp"
 
 namespace egdb {
 
@@ -190,16 +192,24 @@ std::uint64_t KingsOnlySolver::ply(unsigned d, Makes makes, std::size_t threads)
 
     // 1. The entries decided at t with the WLD that makes this ply's kind mark their king-move
     // predecessors (the other side to move) as candidates.
+    // The predecessors' words are requested from memory first and set after, so that their cache
+    // misses overlap (the bits of a 7-piece slice are far larger than the caches).
     const auto mark_predecessors = [&](std::uint64_t local, std::size_t side) {
         const Position q = kings_.position(0, 0, local);
         const auto mover = static_cast<std::size_t>(opposite(static_cast<Color>(side)));
         std::uint64_t* bits = candidates_[mover].data();
+        std::array<std::uint64_t, kMaxKingMoves> preds;
+        std::size_t count = 0;
         for_each_king_step(kings_, 0, q, static_cast<Color>(mover), [&](std::uint64_t pred) {
+            prefetch_for_write(bits + pred / 64);
+            preds[count++] = pred;
+            return true;
+        });
+        for (const std::uint64_t pred : std::span(preds).first(count)) {
             const std::uint64_t mask = std::uint64_t{1} << (pred % 64);
             std::atomic_ref<std::uint64_t> word(bits[pred / 64]);
             if ((word.load(std::memory_order_relaxed) & mask) == 0) word.fetch_or(mask, std::memory_order_relaxed);
-            return true;
-        });
+        }
     };
     const auto in_frontier = [&](std::uint64_t local, std::size_t side) {
         if constexpr (P == Pass::Dtw) {
@@ -230,12 +240,21 @@ std::uint64_t KingsOnlySolver::ply(unsigned d, Makes makes, std::size_t threads)
     const auto undecided = [&](std::uint64_t local, std::size_t side) {
         return !capture_at(local, side) && !decided<P>(local, side);
     };
+    // Its successors' bytes are requested first, then read until one is not such a win.
     const auto lost_at_d = [&](std::uint64_t local, std::size_t side) {
         const Position p = kings_.position(0, 0, local);
         const auto opponent = static_cast<std::size_t>(opposite(static_cast<Color>(side)));
-        return for_each_king_step(kings_, 0, p, static_cast<Color>(side), [&](std::uint64_t next) {
-            return decided<P>(next, opponent) && won(next, opponent) && distance<P>(next, opponent) <= t;
+        std::array<std::uint64_t, kMaxKingMoves> successors;
+        std::size_t count = 0;
+        for_each_king_step(kings_, 0, p, static_cast<Color>(side), [&](std::uint64_t next) {
+            prefetch_for_read(codes_[opponent] + next);
+            successors[count++] = next;
+            return true;
         });
+        for (const std::uint64_t next : std::span(successors).first(count)) {
+            if (!decided<P>(next, opponent) || !won(next, opponent) || distance<P>(next, opponent) > t) return false;
+        }
+        return true;
     };
     const std::uint64_t words = (block_ + 63) / 64;
     parallel_chunks(words, static_cast<int>(threads), std::max<std::uint64_t>(1, words / (16 * threads)), [&](std::uint64_t first, std::uint64_t last) {

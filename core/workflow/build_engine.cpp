@@ -434,6 +434,10 @@ UnitWorker::~UnitWorker() = default;
 
 std::uint64_t UnitWorker::decoded_bytes() const noexcept { return context_ ? context_->store.memory_bytes() : 0; }
 
+std::uint64_t UnitWorker::kept_level_bytes() const noexcept {
+    return context_ && context_->above ? context_->above->memory_bytes() : 0;
+}
+
 UnitWorker::Context& UnitWorker::context() {
     if (!context_) {
         context_ = std::make_unique<Context>();
@@ -620,10 +624,12 @@ TaskOutcome UnitWorker::solve_unit(const Task& task) {
     outcome.bytes = native::write_unit_file(native::unit_chunk_path(request_.out, task.slice, task.advancement, task.chunk), level,
                                             inputs, {.threads = request_.worker.thread_count()});
     report_checks(task, checks, outcome);
-    // A whole level is the level above of the next level down: kept rather than read back. A
-    // chunk's partial level above is of no use to another chunk.
+    // A whole level is the level above of the next level down, when there is one: kept rather
+    // than read back. A chunk's partial level above is of no use to another chunk, and the last
+    // level of a slice (the only one of a slice without men: 8.4 GB at 0502) to nothing.
     c.above.reset();
-    if (chunks.size() == 1) c.above.emplace(std::move(level));
+    const bool read_below = std::any_of(c.levels.begin(), c.levels.end(), [&](const MenLevel& m) { return m.advancement == task.advancement - 1; });
+    if (chunks.size() == 1 && read_below) c.above.emplace(std::move(level));
     return outcome;
 }
 
@@ -636,6 +642,8 @@ TaskOutcome UnitWorker::encode_part(const Task& task) {
     const std::uint64_t first = static_cast<std::uint64_t>(task.chunk) * per_part;
     const std::uint64_t count = std::min(per_part, slice_size(s) - first);
     Context& c = context();
+    // Every level of the slice is solved: a level kept for the next one down is of no use now.
+    if (c.above && c.above->slice() == s) c.above.reset();
     if (!c.part_units || c.part_units->slice() != s) {
         c.part_units.reset();
         c.part_levels = men_configuration_levels(s);

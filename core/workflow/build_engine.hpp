@@ -263,6 +263,9 @@ public:
     // most it held after any task.
     std::uint64_t decoded_bytes() const noexcept;
     std::uint64_t peak_decoded_bytes() const noexcept { return peak_decoded_bytes_; }
+    // The bytes of the level kept for the next unit down (a whole level just solved, when its slice
+    // has a level below it).
+    std::uint64_t kept_level_bytes() const noexcept;
 
 private:
     struct Context;
