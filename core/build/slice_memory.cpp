@@ -34,7 +34,9 @@ std::uint64_t solve_need_bytes(SliceId s, bool by_units, int threads, std::uint6
     const std::uint64_t above = men == 0 ? 0 : held == widest ? widest : std::min(widest, 2 * men * held);
     const std::uint64_t part = std::max<std::uint64_t>(1, std::min(part_positions, n));
     const std::uint64_t writers = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), (n + part - 1) / part);
-    return std::max((held + above) * configuration_bytes + workspaces + block_plan, 8 * part * writers);
+    // Writing: each writer's part, and the unit frame the parts are read from, kept decompressed
+    // from one part to the next (at least one configuration: the whole slice without men).
+    return std::max((held + above) * configuration_bytes + workspaces + block_plan, 8 * part * writers + configuration_bytes);
 }
 
 std::optional<SliceNeed> largest_need(std::span<const SliceId> slices, const std::function<std::uint64_t(SliceId)>& need) {

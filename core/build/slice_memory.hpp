@@ -27,7 +27,8 @@ inline constexpr std::uint64_t kBlockWorkspaceBytes = 20;
 // position). Solved in units: a unit's configurations (a level, or a chunk of about
 // `chunk_positions` positions, 0: whole levels) and what it reads of the level above (the whole
 // level, or the blocks a chunk reaches; a slice without men has one level), and while its file is written from its units a part of
-// `part_positions` (8 bytes a position) on each thread that has one. Either way each thread's
+// `part_positions` (8 bytes a position) on each thread that has one, and the unit frame the
+// parts are read from (at least one configuration). Either way each thread's
 // block workspace and the plan of the blocks solved.
 std::uint64_t solve_need_bytes(SliceId slice, bool by_units, int threads, std::uint64_t part_positions,
                                std::uint64_t chunk_positions = 0);

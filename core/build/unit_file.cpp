@@ -197,6 +197,13 @@ struct UnitFileReader::State {
     std::span<const std::byte> table;
     std::unique_ptr<ZSTD_DCtx, void (*)(ZSTD_DCtx*)> dctx{nullptr, &free_dctx};
     std::array<WideValues, 2> wide;  // keyed by level offset (slot * block size + offset)
+    // The frame read last, decompressed, and its capture words (Black's, then White's): a slice
+    // file is written part by part from its units, and the parts of a slice without men all lie
+    // in its one frame (14 GB decompressed at 0403), which each part would otherwise decompress
+    // again.
+    mutable std::uint64_t cached_frame = ~std::uint64_t{0};
+    mutable std::vector<std::uint8_t> cached_bytes;
+    mutable std::vector<std::uint64_t> cached_captures;
 
     const std::filesystem::path& path() const { return file.path(); }
 
@@ -251,6 +258,12 @@ struct UnitFileReader::State {
 };
 
 void UnitFileReader::release_resident_pages() const noexcept { state_->file.release_resident_pages(); }
+
+void UnitFileReader::release_cached_frame() const noexcept {
+    state_->cached_frame = ~std::uint64_t{0};
+    state_->cached_bytes = {};
+    state_->cached_captures = {};
+}
 
 UnitFileReader::UnitFileReader(const std::filesystem::path& path, SliceId slice, int advancement,
                                std::span<const std::uint64_t> configurations, const UnitInputs& inputs)
@@ -340,18 +353,22 @@ void UnitFileReader::read_slots(std::uint64_t first, std::uint64_t count, const 
     const std::uint64_t slots = st.configurations.size();
     if (first > slots || count > slots - first) throw OutOfRangeError("unit file " + st.path().string() + ": slots out of range");
     const std::uint64_t b = st.block_size;
-    std::vector<std::uint8_t> raw;
-    std::vector<std::uint64_t> captures;  // Black's words, then White's
+    std::vector<std::uint8_t>& raw = st.cached_bytes;
+    std::vector<std::uint64_t>& captures = st.cached_captures;  // Black's words, then White's
     for (std::uint64_t slot = first; slot < first + count;) {
         const std::uint64_t frame = slot / st.per_frame;
         const std::uint64_t frame_first = frame * st.per_frame;
         const std::uint64_t in_frame = std::min(st.per_frame, slots - frame_first);
         const std::uint64_t words = capture_words(in_frame * b);
-        // In one call (a frame is small), then the capture words copied out to be aligned.
-        raw.resize(4 * in_frame * b + 16 * words);
-        st.decompress(frame, std::as_writable_bytes(std::span(raw)));
-        captures.resize(2 * words);
-        std::memcpy(captures.data(), raw.data() + 4 * in_frame * b, 16 * words);
+        if (st.cached_frame != frame) {
+            // In one call, then the capture words copied out to be aligned.
+            st.cached_frame = ~std::uint64_t{0};
+            raw.resize(4 * in_frame * b + 16 * words);
+            st.decompress(frame, std::as_writable_bytes(std::span(raw)));
+            captures.resize(2 * words);
+            std::memcpy(captures.data(), raw.data() + 4 * in_frame * b, 16 * words);
+            st.cached_frame = frame;
+        }
         const auto bytes_of = [&](std::uint64_t side, std::uint64_t kind) {
             return std::span<const std::uint8_t>(raw).subspan((2 * side + kind) * in_frame * b, in_frame * b);
         };

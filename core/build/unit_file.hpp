@@ -121,6 +121,10 @@ public:
     // The pages of the file read so far leave the process's resident set (MappedFile): a
     // slice file written from its units reads every unit once, part by part.
     void release_resident_pages() const noexcept;
+    // read_slots keeps the last frame it decompressed for the next call (the next part of a slice
+    // file often starts in it; every part of a slice without men lies in its one frame); this lets
+    // it go.
+    void release_cached_frame() const noexcept;
 
 private:
     struct State;

@@ -30,12 +30,18 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
     const std::uint64_t lowest = first / block_;
     const std::uint64_t highest = (first + count - 1) / block_;
     std::uint64_t filled = 0;
+    std::size_t last_reader = units_.size();  // the unit the range's last configuration came from
+    std::uint64_t last_configuration = 0;
     for (std::size_t u = 0; u < units_.size(); ++u) {
         const std::span<const std::uint64_t> configurations = units_[u].configurations;
         const auto from = std::lower_bound(configurations.begin(), configurations.end(), lowest);
         const auto to = std::upper_bound(from, configurations.end(), highest);
         if (from == to) continue;
         const UnitFileReader& unit = reader(u);
+        if (last_reader == units_.size() || *(to - 1) > last_configuration) {
+            last_reader = u;
+            last_configuration = *(to - 1);
+        }
         unit.read_slots(static_cast<std::uint64_t>(from - configurations.begin()), static_cast<std::uint64_t>(to - from),
                         [&](std::uint64_t slot, const UnitFileReader::Block& block) {
                             const auto& [dtw, mtc, captures] = block;
@@ -63,8 +69,12 @@ RangeValues UnitRangeReader::read(std::uint64_t first, std::uint64_t count) {
     // The unit files stay open for the next range, but their pages read for this one leave the
     // resident set: otherwise writing a slice file would hold every unit of the slice (1 GB for
     // 2121) beside the solutions a budgeted build keeps.
-    for (const std::optional<UnitFileReader>& r : readers_) {
-        if (r) r->release_resident_pages();
+    // Only the frame of the range's last configurations stays decompressed: the next range starts
+    // there (one frame at most, however many units the slice has).
+    for (std::size_t u = 0; u < readers_.size(); ++u) {
+        if (!readers_[u]) continue;
+        readers_[u]->release_resident_pages();
+        if (u != last_reader) readers_[u]->release_cached_frame();
     }
     // The units partition the configurations: every position of the range came from one of them.
     if (filled != count) {
