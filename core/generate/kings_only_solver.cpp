@@ -240,21 +240,15 @@ std::uint64_t KingsOnlySolver::ply(unsigned d, Makes makes, std::size_t threads)
     const auto undecided = [&](std::uint64_t local, std::size_t side) {
         return !capture_at(local, side) && !decided<P>(local, side);
     };
-    // Its successors' bytes are requested first, then read until one is not such a win.
+    // Walked until one king move leads elsewhere: most candidates have such a move, and their
+    // walk stops early (requesting every successor's byte first was slower: 0402 62.9 s
+    // against 51.6 s).
     const auto lost_at_d = [&](std::uint64_t local, std::size_t side) {
         const Position p = kings_.position(0, 0, local);
         const auto opponent = static_cast<std::size_t>(opposite(static_cast<Color>(side)));
-        std::array<std::uint64_t, kMaxKingMoves> successors;
-        std::size_t count = 0;
-        for_each_king_step(kings_, 0, p, static_cast<Color>(side), [&](std::uint64_t next) {
-            prefetch_for_read(codes_[opponent] + next);
-            successors[count++] = next;
-            return true;
+        return for_each_king_step(kings_, 0, p, static_cast<Color>(side), [&](std::uint64_t next) {
+            return decided<P>(next, opponent) && won(next, opponent) && distance<P>(next, opponent) <= t;
         });
-        for (const std::uint64_t next : std::span(successors).first(count)) {
-            if (!decided<P>(next, opponent) || !won(next, opponent) || distance<P>(next, opponent) > t) return false;
-        }
-        return true;
     };
     const std::uint64_t words = (block_ + 63) / 64;
     parallel_chunks(words, static_cast<int>(threads), std::max<std::uint64_t>(1, words / (16 * threads)), [&](std::uint64_t first, std::uint64_t last) {
