@@ -1,6 +1,7 @@
 #include "core/build/slice_memory.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "core/generate/kings_only_solver.hpp"
 #include "core/generate/men_order.hpp"
@@ -48,6 +49,15 @@ std::optional<SliceNeed> largest_need(std::span<const SliceId> slices, const std
     return largest;
 }
 
+namespace {
+
+// MiB, or KiB below one MiB (tests assume tiny machines).
+std::string size_text(std::uint64_t bytes) {
+    return bytes >= (std::uint64_t{1} << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes >> 10) + " KiB";
+}
+
+}  // namespace
+
 void refuse_beyond_machine(const SliceNeed& largest, std::uint64_t machine_bytes) {
     if (machine_bytes == 0 || largest.bytes <= machine_bytes) return;
     const SliceId s = largest.slice;
@@ -55,7 +65,7 @@ void refuse_beyond_machine(const SliceNeed& largest, std::uint64_t machine_bytes
                                                    " MiB to solve (" + std::to_string(slice_size(s)) + " positions, " +
                                                    std::to_string(slice_size(s) / men_configurations(s.nbm, s.nwm)) +
                                                    " in its largest block), more than this machine's " +
-                                                   std::to_string(machine_bytes >> 20) + " MiB; nothing was solved");
+                                                   size_text(machine_bytes) + "; nothing was solved");
 }
 
 }  // namespace egdb::native
